@@ -1,0 +1,192 @@
+//! [`StreamDecoder`]: decoding input that arrives in pieces, with bounded memory.
+
+use alloc::{borrow::Cow, string::String, vec::Vec};
+
+use super::{scalar, utf8, utf8::Utf8End, Decoder, Utf8Mode};
+use crate::{DecodeError, DecodeErrorKind};
+
+/// Decodes input that arrives in pieces (a pipe, a socket, a large file), giving the same
+/// output and the same errors as decoding it all at once, whatever the pieces.
+///
+/// An escape split across pieces (`%C` | `3`) and a UTF-8 sequence split across pieces are
+/// carried over: the decoder holds at most two input bytes and three decoded bytes between
+/// calls. Error offsets count from the start of the whole stream.
+///
+/// ```
+/// use pctenc::{Decoder, StreamDecoder, Utf8Mode};
+///
+/// let mut stream = StreamDecoder::new(Decoder::new().utf8(Utf8Mode::Strict));
+/// let mut out = Vec::new();
+/// for piece in ["J%C", "3%B", "Crgen%2", "0!"] {
+///     stream.feed(piece.as_bytes(), &mut out).unwrap();
+/// }
+/// stream.finish(&mut out).unwrap();
+/// assert_eq!(out, "Jürgen !".as_bytes());
+///
+/// let mut stream = StreamDecoder::new(Decoder::new());
+/// stream.feed(b"100", &mut out).unwrap();
+/// stream.feed(b"%", &mut out).unwrap(); // might still become `%25`
+/// assert_eq!(stream.finish(&mut out).unwrap_err().offset(), 3);
+/// ```
+#[derive(Clone, Debug)]
+pub struct StreamDecoder {
+    decoder: Decoder,
+    /// Input bytes not decoded yet: a `%` whose escape the next piece may complete.
+    pending: Vec<u8>,
+    /// Stream offset of `pending[0]` (of the next input byte when `pending` is empty).
+    offset: usize,
+    /// Decoded bytes of an unfinished UTF-8 sequence, not written yet.
+    carry: [u8; 4],
+    carried: usize,
+    /// Stream offset of the input bytes that `carry` came from.
+    carried_at: usize,
+    /// The error already returned; the stream is over after one.
+    failed: Option<DecodeError>,
+}
+
+impl StreamDecoder {
+    /// A stream decoder with the rules of `decoder`.
+    pub fn new(decoder: Decoder) -> StreamDecoder {
+        StreamDecoder {
+            decoder,
+            pending: Vec::new(),
+            offset: 0,
+            carry: [0; 4],
+            carried: 0,
+            carried_at: 0,
+            failed: None,
+        }
+    }
+
+    /// The number of input bytes fed so far.
+    ///
+    /// ```
+    /// let mut stream = pctenc::StreamDecoder::new(pctenc::Decoder::new());
+    /// stream.feed(b"ab%4", &mut Vec::new()).unwrap();
+    /// assert_eq!(stream.fed(), 4);
+    /// ```
+    pub fn fed(&self) -> usize {
+        self.offset + self.pending.len()
+    }
+
+    /// Decodes `input`, the next piece of the stream, appending what can be decoded so far to
+    /// `out`. After an error, `out` is as it was before the call, and every later call
+    /// returns the same error.
+    pub fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        self.run(input, out, false)
+    }
+
+    /// Ends the stream: decodes what was held back, and reports a `%` or a UTF-8 sequence
+    /// left unfinished (strict) or writes it out (lenient, lossy). The decoder can then
+    /// start a new stream, whose offsets count from zero.
+    pub fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        let result = self.run(&[], out, true);
+        if result.is_ok() {
+            *self = StreamDecoder::new(self.decoder);
+        }
+        result
+    }
+
+    fn run(&mut self, input: &[u8], out: &mut Vec<u8>, last: bool) -> Result<(), DecodeError> {
+        if let Some(err) = self.failed {
+            return Err(err);
+        }
+        let pending = core::mem::take(&mut self.pending);
+        let src: Cow<'_, [u8]> = if pending.is_empty() {
+            Cow::Borrowed(input)
+        } else {
+            let mut joined = pending;
+            joined.extend_from_slice(input);
+            Cow::Owned(joined)
+        };
+        let start = out.len();
+        match self.decode_piece(&src, out, last) {
+            Ok(read) => {
+                self.offset += read;
+                self.pending = src[read..].to_vec();
+                Ok(())
+            }
+            Err(err) => {
+                out.truncate(start);
+                self.failed = Some(err);
+                Err(err)
+            }
+        }
+    }
+
+    /// Decodes `src` (which starts at `self.offset`) after the carried UTF-8 bytes, and
+    /// returns how many bytes of `src` it consumed.
+    fn decode_piece(&mut self, src: &[u8], out: &mut Vec<u8>, last: bool) -> Result<usize, DecodeError> {
+        let rules = self.decoder.rules();
+        let start = out.len();
+        out.extend_from_slice(&self.carry[..self.carried]);
+        let decoded_start = out.len();
+        out.resize(decoded_start + src.len(), 0);
+        let read = match scalar::decode(src, &mut out[decoded_start..], rules, last) {
+            Ok(step) => {
+                out.truncate(decoded_start + step.written);
+                step.read
+            }
+            Err(err) => {
+                let before = self.decoder.decoded_before(src, err);
+                if self.decoder.utf8 == Utf8Mode::Strict {
+                    if let Utf8End::Invalid(at) = utf8::check(&out[start..decoded_start + before]) {
+                        return Err(self.utf8_error(src, at));
+                    }
+                }
+                return Err(err.shifted(self.offset));
+            }
+        };
+        // Decoded bytes from `end` on are an unfinished UTF-8 sequence, held back.
+        let end = match self.decoder.utf8 {
+            Utf8Mode::Bytes => out.len(),
+            Utf8Mode::Strict => match utf8::check(&out[start..]) {
+                Utf8End::Valid => out.len(),
+                Utf8End::Incomplete(at) if !last => start + at,
+                Utf8End::Invalid(at) | Utf8End::Incomplete(at) => return Err(self.utf8_error(src, at)),
+            },
+            Utf8Mode::Lossy if last => out.len(),
+            Utf8Mode::Lossy => start + incomplete_tail(&out[start..]),
+        };
+        // Keep the bytes from `end` on for the next piece.
+        let tail = out.len() - end;
+        let tail_index = end - start;
+        if tail_index >= self.carried {
+            self.carried_at = self.offset + scalar::source_offset(src, rules, tail_index - self.carried);
+        }
+        self.carry[..tail].copy_from_slice(&out[end..]);
+        self.carried = tail;
+        out.truncate(end);
+        if self.decoder.utf8 == Utf8Mode::Lossy {
+            if let Cow::Owned(fixed) = String::from_utf8_lossy(&out[start..]) {
+                out.truncate(start);
+                out.extend_from_slice(fixed.as_bytes());
+            }
+        }
+        Ok(read)
+    }
+
+    /// The error for an invalid UTF-8 sequence that starts at index `at` of the bytes this
+    /// call decoded (the carried bytes first, then the decoding of `src`).
+    fn utf8_error(&self, src: &[u8], at: usize) -> DecodeError {
+        let offset = if at < self.carried {
+            self.carried_at
+        } else {
+            self.offset + scalar::source_offset(src, self.decoder.rules(), at - self.carried)
+        };
+        DecodeError::new(offset, DecodeErrorKind::InvalidUtf8)
+    }
+}
+
+/// Where the unfinished UTF-8 sequence at the end of `bytes` starts (`bytes.len()` if the
+/// last sequence is finished, or already known to be invalid).
+fn incomplete_tail(bytes: &[u8]) -> usize {
+    let Some(last) = bytes.utf8_chunks().last() else { return bytes.len() };
+    let start = bytes.len() - last.invalid().len();
+    // `utf8_chunks` does not tell an invalid last sequence from an unfinished one; `check`
+    // does.
+    match utf8::check(&bytes[start..]) {
+        Utf8End::Incomplete(0) => start,
+        _ => bytes.len(),
+    }
+}

@@ -1,0 +1,277 @@
+//! Encoding: [`Encoder`] and what it returns.
+
+mod lazy;
+pub(crate) mod scalar;
+
+#[cfg(feature = "alloc")]
+use alloc::{borrow::Cow, string::String, vec::Vec};
+
+pub use lazy::PercentEncode;
+
+use crate::{hex, BufferTooSmall, Set};
+#[cfg(feature = "alloc")]
+use crate::Utf16Error;
+
+/// Percent-encodes with one set and one choice of hex case.
+///
+/// The free functions ([`encode`](crate::encode), [`encode_slice`](crate::encode_slice), ...)
+/// are shortcuts for `Encoder::new(set)`; an `Encoder` also offers lowercase hex digits and
+/// the UTF-16 and lazy forms. It is `Copy` and cheap to build: make one where it is needed.
+///
+/// ```
+/// use pctenc::{sets, Encoder};
+///
+/// let enc = Encoder::new(sets::COMPONENT).lowercase(true);
+/// assert_eq!(enc.encode("é/"), "%c3%a9%2f");
+/// assert_eq!(enc.encoded_len("é/"), 9);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Encoder {
+    set: Set,
+    lowercase: bool,
+}
+
+impl Encoder {
+    /// An encoder for `set`, with uppercase hex digits.
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::FORM);
+    /// assert_eq!(enc.encode("a b"), "a+b");
+    /// ```
+    pub const fn new(set: Set) -> Encoder {
+        Encoder { set, lowercase: false }
+    }
+
+    /// Writes hex digits in lowercase (`%c3`) when `on`. Uppercase is the default and what
+    /// RFC 3986 recommends.
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::RFC3986).lowercase(true);
+    /// assert_eq!(enc.encode("é"), "%c3%a9");
+    /// ```
+    #[must_use]
+    pub const fn lowercase(self, on: bool) -> Encoder {
+        Encoder { set: self.set, lowercase: on }
+    }
+
+    /// The set this encoder uses.
+    ///
+    /// ```
+    /// assert_eq!(*pctenc::Encoder::new(pctenc::sets::URI).set(), pctenc::sets::URI);
+    /// ```
+    pub const fn set(&self) -> &Set {
+        &self.set
+    }
+
+    fn digits(&self) -> &'static [u8; 16] {
+        if self.lowercase { hex::LOWER } else { hex::UPPER }
+    }
+
+    fn escapes(&self) -> &'static str {
+        if self.lowercase { hex::ESCAPES_LOWER } else { hex::ESCAPES_UPPER }
+    }
+
+    /// The exact length of the encoded output, or `None` if it does not fit in a `usize`
+    /// (possible on 32-bit targets, where a 1.5 GiB input can need more than 4 GiB).
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
+    /// assert_eq!(enc.checked_encoded_len("a b"), Some(5));
+    /// ```
+    pub fn checked_encoded_len(&self, input: impl AsRef<[u8]>) -> Option<usize> {
+        let input = input.as_ref();
+        let mut escapes = 0usize;
+        segments(input, &self.set, |seg, set| escapes += scalar::count_escapes(seg, set));
+        escaped_len(input.len(), escapes)
+    }
+
+    /// The exact length of the encoded output, saturating at `usize::MAX` (a length no
+    /// allocation can have) instead of overflowing.
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
+    /// assert_eq!(enc.encoded_len("Jürgen"), 11);
+    /// ```
+    pub fn encoded_len(&self, input: impl AsRef<[u8]>) -> usize {
+        self.checked_encoded_len(input).unwrap_or(usize::MAX)
+    }
+
+    /// Encodes `input` into the start of `out` and returns the number of bytes written.
+    /// Never allocates. When `out` is too small, returns [`BufferTooSmall`] with the size
+    /// needed and leaves `out` untouched.
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
+    /// let mut buf = [0u8; 64];
+    /// let n = enc.encode_slice("a&b", &mut buf).unwrap();
+    /// assert_eq!(&buf[..n], b"a%26b");
+    /// ```
+    pub fn encode_slice(&self, input: impl AsRef<[u8]>, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+        let input = input.as_ref();
+        let needed = self.encoded_len(input);
+        if needed > out.len() {
+            return Err(BufferTooSmall { needed, available: out.len() });
+        }
+        Ok(self.write(input, &mut out[..needed]))
+    }
+
+    /// Encodes `input` into `out`, which is exactly as long as the output.
+    fn write(&self, input: &[u8], out: &mut [u8]) -> usize {
+        let digits = self.digits();
+        let mut written = 0;
+        segments(input, &self.set, |seg, set| {
+            written += scalar::encode(seg, set, digits, &mut out[written..]);
+        });
+        debug_assert_eq!(written, out.len());
+        written
+    }
+
+    /// Encodes `input`, borrowing it when nothing needs escaping.
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    ///
+    /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
+    /// assert!(matches!(enc.encode("plain"), Cow::Borrowed("plain")));
+    /// assert_eq!(enc.encode("a b"), "a%20b");
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn encode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Cow<'a, str> {
+        let input = input.as_ref();
+        if self.encoded_len(input) == input.len() && !self.has_plus_space(input) {
+            // SAFETY: nothing is escaped, so every byte is one the set keeps: ASCII, or with
+            // an IRI set part of valid UTF-8 (`segments` escapes the bytes that are not).
+            return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
+        }
+        let mut out = String::new();
+        self.encode_string(input, &mut out);
+        Cow::Owned(out)
+    }
+
+    #[cfg(feature = "alloc")]
+    fn has_plus_space(&self, input: &[u8]) -> bool {
+        self.set.space_as_plus() && input.contains(&b' ')
+    }
+
+    /// Appends the encoding of `input` to `out`.
+    ///
+    /// # Panics
+    ///
+    /// Only where any `String` growth panics: when the output's length overflows `usize`.
+    ///
+    /// ```
+    /// let mut url = String::from("https://example.org/search?q=");
+    /// pctenc::Encoder::new(pctenc::sets::FORM).encode_string("rust simd", &mut url);
+    /// assert_eq!(url, "https://example.org/search?q=rust+simd");
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn encode_string(&self, input: impl AsRef<[u8]>, out: &mut String) {
+        // SAFETY: `encode_vec` appends only ASCII escapes and bytes that the set keeps, which
+        // are ASCII or (IRI) whole valid UTF-8 sequences, so `out` stays valid UTF-8.
+        self.encode_vec(input, unsafe { out.as_mut_vec() });
+    }
+
+    /// Appends the encoding of `input` to a byte vector (the output is ASCII, or valid UTF-8
+    /// with an IRI set).
+    ///
+    /// # Panics
+    ///
+    /// Only where any `Vec` growth panics: when the output's length overflows `usize`.
+    ///
+    /// ```
+    /// let mut out = b"key=".to_vec();
+    /// pctenc::Encoder::new(pctenc::sets::FORM).encode_vec("a&b", &mut out);
+    /// assert_eq!(out, b"key=a%26b");
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn encode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) {
+        let input = input.as_ref();
+        let len = self
+            .checked_encoded_len(input)
+            .and_then(|n| n.checked_add(out.len()))
+            .expect("encoded output overflows usize");
+        let start = out.len();
+        out.resize(len, 0);
+        self.write(input, &mut out[start..]);
+    }
+
+    /// Encodes UTF-16 text (a JavaScript or Windows string) as its UTF-8 bytes, failing on a
+    /// lone surrogate exactly where `encodeURIComponent` throws `URIError`.
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
+    /// let text: Vec<u16> = "😀 ok".encode_utf16().collect();
+    /// assert_eq!(enc.encode_utf16(&text).unwrap(), "%F0%9F%98%80%20ok");
+    /// assert_eq!(enc.encode_utf16(&[0xDC00]).unwrap_err().index(), 0);
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn encode_utf16(&self, input: &[u16]) -> Result<String, Utf16Error> {
+        let mut utf8 = String::with_capacity(input.len());
+        let mut index = 0;
+        for unit in char::decode_utf16(input.iter().copied()) {
+            match unit {
+                Ok(c) => {
+                    utf8.push(c);
+                    index += c.len_utf16();
+                }
+                Err(e) => return Err(Utf16Error { index, unit: e.unpaired_surrogate() }),
+            }
+        }
+        Ok(self.encode(&utf8).into_owned())
+    }
+
+    /// A lazy encoding of `input`: an iterator over the pieces of the output (runs of kept
+    /// input and escapes) that also implements `Display`. Nothing is allocated; see
+    /// [`PercentEncode`].
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
+    /// let pieces: Vec<&str> = enc.lazy("ab c").collect();
+    /// assert_eq!(pieces, ["ab", "%20", "c"]);
+    /// assert_eq!(format!("/q/{}", enc.lazy("a b")), "/q/a%20b");
+    /// ```
+    pub fn lazy<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> PercentEncode<'a> {
+        PercentEncode::new(input.as_ref(), self.set, self.escapes())
+    }
+}
+
+/// `len + 2 * escapes` without overflow.
+pub(crate) fn escaped_len(len: usize, escapes: usize) -> Option<usize> {
+    escapes.checked_mul(2)?.checked_add(len)
+}
+
+/// Calls `f` on consecutive parts of `input` with the set to use for each: `set` itself,
+/// except that with an IRI set the bytes that are not valid UTF-8 get the non-IRI set, which
+/// escapes them.
+fn segments(input: &[u8], set: &Set, mut f: impl FnMut(&[u8], &Set)) {
+    if !set.is_iri() {
+        return f(input, set);
+    }
+    let escape_all = set.with_iri(false);
+    let mut rest = input;
+    loop {
+        match core::str::from_utf8(rest) {
+            Ok(_) => return f(rest, set),
+            Err(e) => {
+                let (valid, after) = rest.split_at(e.valid_up_to());
+                let bad = e.error_len().unwrap_or(after.len());
+                f(valid, set);
+                f(&after[..bad], &escape_all);
+                rest = &after[bad..];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaped_len_is_checked() {
+        assert_eq!(escaped_len(3, 1), Some(5));
+        assert_eq!(escaped_len(usize::MAX / 3 + 1, usize::MAX / 3 + 1), None);
+        assert_eq!(escaped_len(usize::MAX, 1), None);
+        assert_eq!(escaped_len(1, usize::MAX / 2 + 1), None);
+    }
+}

@@ -1,0 +1,160 @@
+//! Error types. Every error says where (a byte offset or an index) and why.
+
+use core::fmt;
+
+/// The output slice given to a `*_slice` function is too small.
+///
+/// Nothing useful has been written when this is returned; `needed` says how large the slice
+/// must be (for decoding, at least how large: decoding stops at the first byte that does not
+/// fit).
+///
+/// ```
+/// let mut out = [0u8; 4];
+/// let err = pctenc::encode_slice("a b", &pctenc::sets::COMPONENT, &mut out).unwrap_err();
+/// assert_eq!(err.needed(), 5);
+/// assert_eq!(err.to_string(), "output buffer too small: 5 bytes needed, 4 available");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferTooSmall {
+    pub(crate) needed: usize,
+    pub(crate) available: usize,
+}
+
+impl BufferTooSmall {
+    /// The size the output slice needs (saturating at `usize::MAX`).
+    pub fn needed(&self) -> usize {
+        self.needed
+    }
+
+    /// The size the output slice had.
+    pub fn available(&self) -> usize {
+        self.available
+    }
+}
+
+impl fmt::Display for BufferTooSmall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "output buffer too small: {} bytes needed, {} available",
+            self.needed, self.available
+        )
+    }
+}
+
+/// Why decoding failed. See [`DecodeError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// A `%` with fewer than two bytes after it, at the end of the input (`"100%"`, `"%4"`).
+    TruncatedEscape,
+    /// A `%` not followed by two hex digits (`"%zz"`, `"%4g"`, `"%%41"`).
+    InvalidEscape,
+    /// The decoded bytes are not valid UTF-8 (only in UTF-8 strict mode). The offset is that
+    /// of the input byte, often a `%`, that starts the invalid sequence.
+    InvalidUtf8,
+    /// The output slice is too small (only from the slice and in-place decoders). The offset
+    /// is that of the first input byte whose output did not fit.
+    BufferTooSmall,
+}
+
+impl DecodeErrorKind {
+    fn describe(self) -> &'static str {
+        match self {
+            DecodeErrorKind::TruncatedEscape => "truncated percent-escape: `%` needs two hex digits",
+            DecodeErrorKind::InvalidEscape => "invalid percent-escape: `%` not followed by two hex digits",
+            DecodeErrorKind::InvalidUtf8 => "decoded bytes are not valid UTF-8",
+            DecodeErrorKind::BufferTooSmall => "output buffer too small",
+        }
+    }
+}
+
+/// Decoding failed: [`offset`](DecodeError::offset) says where in the input, and
+/// [`kind`](DecodeError::kind) says why.
+///
+/// ```
+/// use pctenc::DecodeErrorKind;
+///
+/// let err = pctenc::decode("100%zz").unwrap_err();
+/// assert_eq!(err.offset(), 3);
+/// assert_eq!(err.kind(), DecodeErrorKind::InvalidEscape);
+/// assert_eq!(
+///     err.to_string(),
+///     "offset 3: invalid percent-escape: `%` not followed by two hex digits"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DecodeError {
+    pub(crate) offset: usize,
+    pub(crate) kind: DecodeErrorKind,
+}
+
+impl DecodeError {
+    pub(crate) const fn new(offset: usize, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError { offset, kind }
+    }
+
+    /// The byte offset in the input where the problem starts (the `%` of a bad escape).
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> DecodeErrorKind {
+        self.kind
+    }
+
+    /// The same error, `by` bytes later: for callers that decode a part of a larger input.
+    ///
+    /// ```
+    /// let err = pctenc::decode("%").unwrap_err();
+    /// assert_eq!(err.shifted(10).offset(), 10);
+    /// ```
+    #[must_use]
+    pub fn shifted(self, by: usize) -> DecodeError {
+        DecodeError { offset: self.offset.saturating_add(by), kind: self.kind }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "offset {}: {}", self.offset, self.kind.describe())
+    }
+}
+
+/// A lone UTF-16 surrogate: the input of [`encode_utf16`](crate::encode_utf16) is not valid
+/// UTF-16, exactly where JavaScript's `encodeURIComponent` throws `URIError`.
+///
+/// ```
+/// let text: Vec<u16> = vec![0x61, 0xD800, 0x62];
+/// let err = pctenc::encode_utf16(&text, &pctenc::sets::COMPONENT).unwrap_err();
+/// assert_eq!((err.index(), err.unit()), (1, 0xD800));
+/// assert_eq!(err.to_string(), "lone surrogate 0xD800 at UTF-16 index 1");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Utf16Error {
+    pub(crate) index: usize,
+    pub(crate) unit: u16,
+}
+
+impl Utf16Error {
+    /// The index (in `u16` units) of the lone surrogate.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The lone surrogate itself (`0xD800..=0xDFFF`).
+    pub fn unit(&self) -> u16 {
+        self.unit
+    }
+}
+
+impl fmt::Display for Utf16Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "lone surrogate {:#06X} at UTF-16 index {}", self.unit, self.index)
+    }
+}
+
+impl core::error::Error for BufferTooSmall {}
+impl core::error::Error for DecodeError {}
+impl core::error::Error for Utf16Error {}

@@ -1,0 +1,231 @@
+//! Exact, fast percent-encoding.
+//!
+//! Every URL library percent-encodes, and they disagree on the details: JavaScript's
+//! `encodeURIComponent` keeps `'` and `*`, `URLSearchParams` writes a space as `+` and keeps
+//! `*` but not `~`, Python's `quote` keeps `/`, a browser's URL parser leaves `%` alone.
+//! pctenc gives each of these rules a name, a [`Set`], and reproduces it byte for byte; it
+//! decodes with the strictness you choose and tells you where input is bad; and it never
+//! panics on input nor allocates when you bring the buffer.
+//!
+//! ```
+//! use pctenc::sets;
+//!
+//! // Encode one URL component, as encodeURIComponent does.
+//! assert_eq!(pctenc::encode("Jürgen & Björk", &sets::COMPONENT), "J%C3%BCrgen%20%26%20Bj%C3%B6rk");
+//!
+//! // Decode strictly: a malformed escape is an error that says where.
+//! assert_eq!(pctenc::decode("J%C3%BCrgen").unwrap(), "Jürgen".as_bytes());
+//! let err = pctenc::decode("100%").unwrap_err();
+//! assert_eq!(err.to_string(), "offset 3: truncated percent-escape: `%` needs two hex digits");
+//!
+//! // Or as browsers do: never fails.
+//! assert_eq!(pctenc::decode_lenient("100%"), &b"100%"[..]);
+//! ```
+//!
+//! # Choosing a set
+//!
+//! See [`sets`]: [`sets::COMPONENT`] for one component the way JavaScript writes it,
+//! [`sets::RFC3986`] for the strict RFC 3986 unreserved set, [`sets::FORM`] for form bodies,
+//! the WHATWG sets for what a browser's URL parser writes. Custom sets are `const`s built from
+//! these with [`Set::add`], [`Set::remove`] and friends.
+//!
+//! # Encoding and decoding
+//!
+//! The free functions cover the common cases. [`Encoder`] adds lowercase hex, UTF-16 input and
+//! the lazy form; [`Decoder`] chooses between strict and lenient escapes, `+` as space and the
+//! three UTF-8 modes ([`Utf8Mode`]). [`StreamDecoder`] decodes input that arrives in pieces.
+//!
+//! | need | call |
+//! |---|---|
+//! | a `Cow<str>`, borrowed when nothing changes | [`encode`], [`Encoder::encode`] |
+//! | append to a `String` / `Vec<u8>` | [`encode_string`], [`Encoder::encode_vec`] |
+//! | into your buffer, no allocation | [`encode_slice`] (size it with [`encoded_len`]) |
+//! | lazily, as `Display` or an iterator | [`percent_encode`], [`utf8_percent_encode`] |
+//! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] |
+//! | decode strictly / leniently | [`decode`], [`decode_lenient`] |
+//! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
+//!
+//! # Coming from the `percent-encoding` crate
+//!
+//! | `percent-encoding` | pctenc |
+//! |---|---|
+//! | `AsciiSet`, `CONTROLS.add(b' ')` | [`Set`], [`sets::C0_CONTROL`]`.add(b' ')` (`const` too) |
+//! | `NON_ALPHANUMERIC` | [`sets::NON_ALPHANUMERIC`] |
+//! | `utf8_percent_encode(s, SET)` / `percent_encode(b, SET)` | [`utf8_percent_encode`]`(s, &SET)` / [`percent_encode`]`(b, &SET)`: same `Display`, `Iterator<Item = &str>` and `Into<Cow<str>>` |
+//! | `percent_decode(b).collect::<Vec<u8>>()` / `percent_decode_str(s)` | [`decode_lenient`]`(b)` (same lenient rule) |
+//! | `percent_decode(b).decode_utf8()` | [`Decoder::new`]`().lenient(true).decode_to_str(b)` (errors name the offset) |
+//! | `percent_decode(b).decode_utf8_lossy()` | [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Lossy`]`).decode_to_str(b)` |
+//!
+//! In most code the port is: replace `percent_encoding::` by `pctenc::`, pass the set by
+//! reference, and pick the pctenc set that matches the `AsciiSet` (or build it the same way).
+//!
+//! # Features
+//!
+//! - `std` (default): `std::error::Error` through `core::error::Error`, and `alloc`.
+//! - `alloc` (enabled by `std`): the functions that return owned data. Without it, the crate
+//!   is `no_std` and offers the slice, in-place and lazy APIs.
+//! - `cli` (default): what the `pctenc` binary needs (`clap`). Libraries should depend on
+//!   pctenc with `default-features = false, features = ["std"]`.
+
+#![cfg_attr(not(test), no_std)]
+#![deny(missing_docs)]
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+mod decode;
+mod encode;
+mod error;
+mod hex;
+mod set;
+pub mod sets;
+
+#[cfg(feature = "alloc")]
+use alloc::{borrow::Cow, string::String};
+
+#[cfg(feature = "alloc")]
+pub use decode::StreamDecoder;
+pub use decode::{Decoder, Utf8Mode};
+pub use encode::{Encoder, PercentEncode};
+pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};
+pub use set::Set;
+
+/// Percent-encodes `input` with `set`, borrowing it when nothing needs escaping.
+///
+/// `input` is any byte string (`&str`, `&[u8]`, `&String`, ...); text is encoded as its
+/// UTF-8 bytes.
+///
+/// ```
+/// use pctenc::sets;
+///
+/// assert_eq!(pctenc::encode("a b&c", &sets::COMPONENT), "a%20b%26c");
+/// assert_eq!(pctenc::encode("中", &sets::COMPONENT), "%E4%B8%AD");
+/// assert_eq!(pctenc::encode(b"\xFF", &sets::COMPONENT), "%FF");
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode<'a, I: AsRef<[u8]> + ?Sized>(input: &'a I, set: &Set) -> Cow<'a, str> {
+    Encoder::new(*set).encode(input)
+}
+
+/// Appends the percent-encoding of `input` with `set` to `out`.
+///
+/// # Panics
+///
+/// Only where any `String` growth panics: when the output's length overflows `usize`.
+///
+/// ```
+/// let mut query = String::from("q=");
+/// pctenc::encode_string("C++ & C#", &pctenc::sets::FORM, &mut query);
+/// assert_eq!(query, "q=C%2B%2B+%26+C%23");
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode_string(input: impl AsRef<[u8]>, set: &Set, out: &mut String) {
+    Encoder::new(*set).encode_string(input, out)
+}
+
+/// Percent-encodes `input` with `set` into the start of `out` and returns the number of bytes
+/// written. Never allocates and never writes past `out`; when `out` is too small it returns
+/// [`BufferTooSmall`] (with the size needed) and leaves `out` untouched.
+///
+/// ```
+/// let mut buf = [0u8; 16];
+/// let n = pctenc::encode_slice("100%", &pctenc::sets::RFC3986, &mut buf).unwrap();
+/// assert_eq!(&buf[..n], b"100%25");
+/// assert!(pctenc::encode_slice("100%", &pctenc::sets::RFC3986, &mut buf[..5]).is_err());
+/// ```
+pub fn encode_slice(input: impl AsRef<[u8]>, set: &Set, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+    Encoder::new(*set).encode_slice(input, out)
+}
+
+/// The exact length of the percent-encoding of `input` with `set`. The arithmetic is
+/// checked: a length that does not fit in `usize` gives `usize::MAX` rather than wrapping (see
+/// [`Encoder::checked_encoded_len`] to tell that case apart).
+///
+/// ```
+/// assert_eq!(pctenc::encoded_len("é!", &pctenc::sets::RFC3986), 9);
+/// ```
+pub fn encoded_len(input: impl AsRef<[u8]>, set: &Set) -> usize {
+    Encoder::new(*set).encoded_len(input)
+}
+
+/// Percent-encodes UTF-16 text (a JavaScript or Windows string) as its UTF-8 bytes. A lone
+/// surrogate is an error naming its index: exactly the inputs on which JavaScript's
+/// `encodeURIComponent` throws `URIError`.
+///
+/// ```
+/// let units: Vec<u16> = "é".encode_utf16().collect();
+/// assert_eq!(pctenc::encode_utf16(&units, &pctenc::sets::COMPONENT).unwrap(), "%C3%A9");
+/// assert_eq!(pctenc::encode_utf16(&[0xD83D], &pctenc::sets::COMPONENT).unwrap_err().index(), 0);
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode_utf16(input: &[u16], set: &Set) -> Result<String, Utf16Error> {
+    Encoder::new(*set).encode_utf16(input)
+}
+
+/// The lazy percent-encoding of `input` with `set`: `Display`, an iterator of `&str` pieces,
+/// and `Into<Cow<str>>`, as in the `percent-encoding` crate.
+///
+/// ```
+/// let enc = pctenc::percent_encode(b"a b", &pctenc::sets::COMPONENT);
+/// assert_eq!(enc.to_string(), "a%20b");
+/// ```
+pub fn percent_encode<'a>(input: &'a [u8], set: &Set) -> PercentEncode<'a> {
+    Encoder::new(*set).lazy(input)
+}
+
+/// [`percent_encode`] for a `&str`.
+///
+/// ```
+/// let s = pctenc::utf8_percent_encode("é", &pctenc::sets::COMPONENT).to_string();
+/// assert_eq!(s, "%C3%A9");
+/// ```
+pub fn utf8_percent_encode<'a>(input: &'a str, set: &Set) -> PercentEncode<'a> {
+    percent_encode(input.as_bytes(), set)
+}
+
+/// Decodes strictly: every `%` must start a `%HH` escape (hex digits of either case), else
+/// the error names its offset, as JavaScript's `decodeURIComponent` and Go's
+/// `url.PathUnescape` do. `+` is kept; the bytes are returned as they are (see [`Decoder`] for
+/// `+` as space and UTF-8 checks). Borrows `input` when it has no `%`.
+///
+/// ```
+/// use pctenc::DecodeErrorKind;
+///
+/// assert_eq!(pctenc::decode("%c3%a9").unwrap(), "é".as_bytes());
+/// let err = pctenc::decode("%4").unwrap_err();
+/// assert_eq!((err.offset(), err.kind()), (0, DecodeErrorKind::TruncatedEscape));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode<I: AsRef<[u8]> + ?Sized>(input: &I) -> Result<Cow<'_, [u8]>, DecodeError> {
+    Decoder::new().decode(input)
+}
+
+/// Decodes as the WHATWG URL Standard's percent-decode does: a `%` that does not start a
+/// valid escape is copied as is. Never fails. Borrows `input` when it has no `%`.
+///
+/// ```
+/// assert_eq!(pctenc::decode_lenient("%%41%zz"), &b"%A%zz"[..]);
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode_lenient<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, [u8]> {
+    match Decoder::new().lenient(true).decode(input) {
+        Ok(bytes) => bytes,
+        // Lenient byte decoding has no error case.
+        Err(_) => unreachable!("lenient decoding never fails"),
+    }
+}
+
+/// Decodes `buf` in place, strictly (as [`decode`]), and returns the decoded length: the
+/// result is `buf[..len]`. Never allocates.
+///
+/// ```
+/// let mut buf = *b"a%2Fb";
+/// let len = pctenc::decode_in_place(&mut buf).unwrap();
+/// assert_eq!(&buf[..len], b"a/b");
+/// ```
+pub fn decode_in_place(buf: &mut [u8]) -> Result<usize, DecodeError> {
+    Decoder::new().decode_in_place(buf)
+}
