@@ -34,11 +34,7 @@ impl BufferTooSmall {
 
 impl fmt::Display for BufferTooSmall {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "output buffer too small: {} bytes needed, {} available",
-            self.needed, self.available
-        )
+        write!(f, "output buffer too small: {} bytes needed, {} available", self.needed, self.available)
     }
 }
 

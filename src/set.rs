@@ -104,11 +104,7 @@ impl Set {
     /// ```
     #[must_use]
     pub const fn add(self, byte: u8) -> Set {
-        if byte < 128 {
-            Set { ascii: self.ascii | (1 << byte), flags: self.flags }
-        } else {
-            self
-        }
+        if byte < 128 { Set { ascii: self.ascii | (1 << byte), flags: self.flags } } else { self }
     }
 
     /// This set, keeping `byte` raw. For bytes `0x80..=0xFF` this changes nothing (see
@@ -120,11 +116,7 @@ impl Set {
     /// ```
     #[must_use]
     pub const fn remove(self, byte: u8) -> Set {
-        if byte < 128 {
-            Set { ascii: self.ascii & !(1 << byte), flags: self.flags }
-        } else {
-            self
-        }
+        if byte < 128 { Set { ascii: self.ascii & !(1 << byte), flags: self.flags } } else { self }
     }
 
     /// The set that escapes what either set escapes. The rules (space as `+`, IRI) are those

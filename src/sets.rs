@@ -193,24 +193,14 @@ pub const NAMED: &[NamedSet] = &[
         set: COMPONENT,
         description: "JavaScript encodeURIComponent; WHATWG component set",
     },
-    NamedSet {
-        name: "uri",
-        aliases: &["encodeuri"],
-        set: URI,
-        description: "JavaScript encodeURI",
-    },
+    NamedSet { name: "uri", aliases: &["encodeuri"], set: URI, description: "JavaScript encodeURI" },
     NamedSet {
         name: "form",
         aliases: &["urlencoded", "x-www-form-urlencoded", "www-form"],
         set: FORM,
         description: "application/x-www-form-urlencoded, URLSearchParams; space as +",
     },
-    NamedSet {
-        name: "fragment",
-        aliases: &[],
-        set: FRAGMENT,
-        description: "WHATWG fragment set",
-    },
+    NamedSet { name: "fragment", aliases: &[], set: FRAGMENT, description: "WHATWG fragment set" },
     NamedSet { name: "query", aliases: &[], set: QUERY, description: "WHATWG query set" },
     NamedSet {
         name: "special-query",
@@ -219,12 +209,7 @@ pub const NAMED: &[NamedSet] = &[
         description: "WHATWG special-query set (http, https, ws, wss, ftp, file)",
     },
     NamedSet { name: "path", aliases: &[], set: PATH, description: "WHATWG path set" },
-    NamedSet {
-        name: "userinfo",
-        aliases: &[],
-        set: USERINFO,
-        description: "WHATWG userinfo set",
-    },
+    NamedSet { name: "userinfo", aliases: &[], set: USERINFO, description: "WHATWG userinfo set" },
     NamedSet {
         name: "c0-control",
         aliases: &["controls", "c0"],

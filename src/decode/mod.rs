@@ -149,7 +149,11 @@ impl Decoder {
 
     /// Whether `input` decodes to itself as bytes: no `%`, and no `+` when `+` is a space.
     fn is_verbatim(&self, input: &[u8]) -> bool {
-        if self.plus { memchr::memchr2(b'%', b'+', input).is_none() } else { memchr::memchr(b'%', input).is_none() }
+        if self.plus {
+            memchr::memchr2(b'%', b'+', input).is_none()
+        } else {
+            memchr::memchr(b'%', input).is_none()
+        }
     }
 
     /// Applies the UTF-8 mode to `decoded` (the decoding of `input`) in strict mode: the
@@ -162,7 +166,10 @@ impl Decoder {
     }
 
     fn utf8_error(&self, input: &[u8], decoded_index: usize) -> DecodeError {
-        DecodeError::new(scalar::source_offset(input, self.rules(), decoded_index), DecodeErrorKind::InvalidUtf8)
+        DecodeError::new(
+            scalar::source_offset(input, self.rules(), decoded_index),
+            DecodeErrorKind::InvalidUtf8,
+        )
     }
 
     /// The error to report when the byte decoder failed with `err` after writing `decoded`:
@@ -230,7 +237,8 @@ impl Decoder {
         let mut total = 0;
         let mut rest = &input[..e.offset];
         while !rest.is_empty() {
-            let step = scalar::decode(rest, &mut scratch, self.rules(), true).expect("prefix before the first error decodes");
+            let step = scalar::decode(rest, &mut scratch, self.rules(), true)
+                .expect("prefix before the first error decodes");
             total += step.written;
             rest = &rest[step.read..];
         }
@@ -247,7 +255,10 @@ impl Decoder {
     /// assert!(dec.decode_to_str("%FF").is_err());
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn decode_to_str<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Result<Cow<'a, str>, DecodeError> {
+    pub fn decode_to_str<'a, I: AsRef<[u8]> + ?Sized>(
+        &self,
+        input: &'a I,
+    ) -> Result<Cow<'a, str>, DecodeError> {
         let dec = if self.utf8 == Utf8Mode::Bytes { self.utf8(Utf8Mode::Strict) } else { *self };
         Ok(match dec.decode(input)? {
             // SAFETY: in Strict and Lossy mode `decode` returns valid UTF-8 only.
@@ -320,7 +331,10 @@ impl Decoder {
             Utf8Mode::Strict => self.check_utf8(input, &out[..len]).map(|()| len),
             Utf8Mode::Lossy => utf8::lossy_in_place(out, len).map_err(|_| {
                 let fit = lossy_fit(&out[..len], out.len());
-                DecodeError::new(scalar::source_offset(input, self.rules(), fit), DecodeErrorKind::BufferTooSmall)
+                DecodeError::new(
+                    scalar::source_offset(input, self.rules(), fit),
+                    DecodeErrorKind::BufferTooSmall,
+                )
             }),
         }
     }
@@ -346,8 +360,9 @@ impl Decoder {
         }
         let len = scalar::decode_in_place(buf, self.rules())?;
         match self.utf8 {
-            Utf8Mode::Lossy => utf8::lossy_in_place(buf, len)
-                .map_err(|_| DecodeError::new(lossy_fit(&buf[..len], buf.len()), DecodeErrorKind::BufferTooSmall)),
+            Utf8Mode::Lossy => utf8::lossy_in_place(buf, len).map_err(|_| {
+                DecodeError::new(lossy_fit(&buf[..len], buf.len()), DecodeErrorKind::BufferTooSmall)
+            }),
             _ => Ok(len),
         }
     }
@@ -378,7 +393,9 @@ impl Decoder {
             match utf8::check(&buf[..end]) {
                 Utf8End::Valid => carried = 0,
                 Utf8End::Invalid(at) => return Err(self.piece_error(rest, read, carried, carried_at, at)),
-                Utf8End::Incomplete(at) if done => return Err(self.piece_error(rest, read, carried, carried_at, at)),
+                Utf8End::Incomplete(at) if done => {
+                    return Err(self.piece_error(rest, read, carried, carried_at, at));
+                }
                 Utf8End::Incomplete(at) => {
                     if at >= carried {
                         carried_at = read + scalar::source_offset(rest, self.rules(), at - carried);
@@ -396,8 +413,19 @@ impl Decoder {
 
     /// The UTF-8 error at index `at` of a piece made of `carried` carried bytes followed by
     /// the decoding of `rest`, which starts at input offset `read`.
-    fn piece_error(&self, rest: &[u8], read: usize, carried: usize, carried_at: usize, at: usize) -> DecodeError {
-        let offset = if at < carried { carried_at } else { read + scalar::source_offset(rest, self.rules(), at - carried) };
+    fn piece_error(
+        &self,
+        rest: &[u8],
+        read: usize,
+        carried: usize,
+        carried_at: usize,
+        at: usize,
+    ) -> DecodeError {
+        let offset = if at < carried {
+            carried_at
+        } else {
+            read + scalar::source_offset(rest, self.rules(), at - carried)
+        };
         DecodeError::new(offset, DecodeErrorKind::InvalidUtf8)
     }
 }

@@ -1,7 +1,7 @@
 //! The scalar decoder: `%HH` and `+` to bytes, the reference for every other backend.
 //! UTF-8 handling happens afterwards, in [`super::utf8`].
 
-use crate::{hex, DecodeError, DecodeErrorKind};
+use crate::{DecodeError, DecodeErrorKind, hex};
 
 /// How far one call to [`decode`] got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,11 +46,8 @@ fn undecided(input: &[u8], at: usize) -> bool {
 
 /// Why the `%` at `input[at]` (not a valid escape, and nothing more to come) is malformed.
 fn malformed(input: &[u8], at: usize) -> DecodeError {
-    let kind = if undecided(input, at) {
-        DecodeErrorKind::TruncatedEscape
-    } else {
-        DecodeErrorKind::InvalidEscape
-    };
+    let kind =
+        if undecided(input, at) { DecodeErrorKind::TruncatedEscape } else { DecodeErrorKind::InvalidEscape };
     DecodeError::new(at, kind)
 }
 
@@ -158,10 +155,22 @@ mod tests {
             let got = run(input, LENIENT, false).unwrap().0.read;
             assert_eq!(got, read, "{:?}", core::str::from_utf8(input));
         }
-        assert_eq!(run(b"%%", STRICT, false).unwrap_err(), DecodeError::new(0, DecodeErrorKind::InvalidEscape));
-        assert_eq!(run(b"a%", STRICT, true).unwrap_err(), DecodeError::new(1, DecodeErrorKind::TruncatedEscape));
-        assert_eq!(run(b"a%4", STRICT, true).unwrap_err(), DecodeError::new(1, DecodeErrorKind::TruncatedEscape));
-        assert_eq!(run(b"a%z", STRICT, true).unwrap_err(), DecodeError::new(1, DecodeErrorKind::InvalidEscape));
+        assert_eq!(
+            run(b"%%", STRICT, false).unwrap_err(),
+            DecodeError::new(0, DecodeErrorKind::InvalidEscape)
+        );
+        assert_eq!(
+            run(b"a%", STRICT, true).unwrap_err(),
+            DecodeError::new(1, DecodeErrorKind::TruncatedEscape)
+        );
+        assert_eq!(
+            run(b"a%4", STRICT, true).unwrap_err(),
+            DecodeError::new(1, DecodeErrorKind::TruncatedEscape)
+        );
+        assert_eq!(
+            run(b"a%z", STRICT, true).unwrap_err(),
+            DecodeError::new(1, DecodeErrorKind::InvalidEscape)
+        );
     }
 
     #[test]

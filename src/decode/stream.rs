@@ -2,7 +2,7 @@
 
 use alloc::{borrow::Cow, string::String, vec::Vec};
 
-use super::{scalar, utf8, utf8::Utf8End, Decoder, Utf8Mode};
+use super::{Decoder, Utf8Mode, scalar, utf8, utf8::Utf8End};
 use crate::{DecodeError, DecodeErrorKind};
 
 /// Decodes input that arrives in pieces (a pipe, a socket, a large file), giving the same

@@ -8,9 +8,9 @@ use alloc::{borrow::Cow, string::String, vec::Vec};
 
 pub use lazy::PercentEncode;
 
-use crate::{hex, BufferTooSmall, Set};
 #[cfg(feature = "alloc")]
 use crate::Utf16Error;
+use crate::{BufferTooSmall, Set, hex};
 
 /// Percent-encodes with one set and one choice of hex case.
 ///

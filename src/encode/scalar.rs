@@ -30,8 +30,11 @@ pub(crate) fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8])
             out[written] = b'+';
             written += 1;
         } else {
-            out[written..written + 3]
-                .copy_from_slice(&[b'%', digits[usize::from(b >> 4)], digits[usize::from(b & 15)]]);
+            out[written..written + 3].copy_from_slice(&[
+                b'%',
+                digits[usize::from(b >> 4)],
+                digits[usize::from(b & 15)],
+            ]);
             written += 3;
         }
         rest = &rest[run + 1..];
