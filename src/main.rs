@@ -1,1 +1,45 @@
-fn main() {}
+//! The `pctenc` command-line tool. See `pctenc --help` and the README.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+
+fn main() -> ExitCode {
+    let cli = match cli::args::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    match cli::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) if failure.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("pctenc: {failure}");
+            ExitCode::from(failure.status() as u8)
+        }
+    }
+}
+
+/// Help and version go to stdout as clap prints them; every real usage error is one line on
+/// stderr and exit status 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
+            let _ = e.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or("invalid command line");
+            let message = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("pctenc: {message} (see 'pctenc --help')");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! The command line, as clap sees it.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use pctenc::Set;
+
+/// Percent-encode and decode (URL-encode), exactly as the standards and the popular
+/// implementations do, fast.
+#[derive(Debug, Parser)]
+#[command(name = "pctenc", version, about, long_about = None)]
+#[command(after_help = "Examples:\n  \
+    echo 'Jürgen & Björk' | pctenc encode --set component\n  \
+    pctenc decode --utf8 strict access.log -o decoded.log\n  \
+    pctenc sets")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Percent-encode each line (or, with --binary, every byte) of the input.
+    Encode(EncodeArgs),
+    /// Percent-decode the input; malformed escapes are errors unless --lenient.
+    Decode(DecodeArgs),
+    /// List every set with the characters it keeps.
+    Sets,
+}
+
+#[derive(Debug, Args)]
+pub struct EncodeArgs {
+    /// The set of bytes to escape (see `pctenc sets`).
+    #[arg(short, long, value_name = "NAME", default_value = "rfc3986", value_parser = parse_set)]
+    pub set: Set,
+    /// Also keep these ASCII characters raw (added to the set's kept characters).
+    #[arg(long, value_name = "CHARS")]
+    pub keep: Option<String>,
+    /// Also escape these ASCII characters.
+    #[arg(long, value_name = "CHARS")]
+    pub escape: Option<String>,
+    /// Write a space as `+` (as forms do).
+    #[arg(long)]
+    pub space_as_plus: bool,
+    /// Keep non-ASCII UTF-8 raw (IRI); bytes that are not valid UTF-8 are still escaped.
+    #[arg(long)]
+    pub iri: bool,
+    /// Write hex digits in lowercase (`%c3` instead of `%C3`).
+    #[arg(long)]
+    pub lowercase: bool,
+    /// Encode every byte, line endings included, instead of each line on its own.
+    #[arg(long)]
+    pub binary: bool,
+    #[command(flatten)]
+    pub io: IoArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// Copy a `%` that does not start a valid escape as is, instead of failing.
+    #[arg(long)]
+    pub lenient: bool,
+    /// Decode `+` as a space (forms, `quote_plus`).
+    #[arg(long)]
+    pub plus: bool,
+    /// What to do with decoded bytes that are not valid UTF-8: write them as they are
+    /// (`bytes`), fail (`strict`), or replace each bad sequence by U+FFFD (`lossy`).
+    #[arg(long, value_name = "MODE", default_value = "bytes")]
+    pub utf8: Utf8Arg,
+    #[command(flatten)]
+    pub io: IoArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct IoArgs {
+    /// Write to OUT instead of standard output. OUT is replaced only when the whole run
+    /// succeeds; a failed run leaves it as it was.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Input files, processed in order into one output; `-` or none reads standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Utf8Arg {
+    Bytes,
+    Strict,
+    Lossy,
+}
+
+fn parse_set(name: &str) -> Result<Set, String> {
+    Set::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = pctenc::sets::NAMED.iter().map(|n| n.name).collect();
+        format!("unknown set; known sets: {}", names.join(", "))
+    })
+}
+
+impl EncodeArgs {
+    /// The set with the --keep, --escape, --space-as-plus and --iri changes applied.
+    pub fn effective_set(&self) -> Result<Set, String> {
+        let mut set = self.set;
+        for (chars, keep) in [(&self.keep, true), (&self.escape, false)] {
+            for b in chars.as_deref().unwrap_or("").bytes() {
+                if !b.is_ascii() {
+                    let flag = if keep { "--keep" } else { "--escape" };
+                    return Err(format!(
+                        "{flag} takes ASCII characters only (use --iri to keep non-ASCII text)"
+                    ));
+                }
+                set = if keep { set.remove(b) } else { set.add(b) };
+            }
+        }
+        if self.space_as_plus {
+            set = set.with_space_as_plus(true);
+        }
+        Ok(set.with_iri(self.iri))
+    }
+}

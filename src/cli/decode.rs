@@ -1,0 +1,101 @@
+//! `pctenc decode`: streams each input through a [`StreamDecoder`] and turns an error's byte
+//! offset into a line and column.
+
+use std::path::PathBuf;
+
+use pctenc::{DecodeError, Decoder, StreamDecoder};
+
+use super::Failure;
+use super::input::{CHUNK, Input};
+use super::output::Output;
+
+pub fn run(decoder: Decoder, files: &[PathBuf], out: &mut Output) -> Result<(), Failure> {
+    let mut buf = vec![0u8; CHUNK];
+    let mut decoded = Vec::with_capacity(CHUNK);
+    for path in Input::all(files) {
+        // Each input is a stream of its own: an escape never spans two files.
+        let mut input = Input::open(&path)?;
+        let mut stream = StreamDecoder::new(decoder);
+        let mut position = Position::default();
+        loop {
+            let n = input.read(&mut buf)?;
+            if n == 0 {
+                break;
+            }
+            decoded.clear();
+            let chunk = &buf[..n];
+            stream.feed(chunk, &mut decoded).map_err(|e| position.failure(&input.name, chunk, e))?;
+            out.write_all(&decoded)?;
+            position.advance(chunk);
+        }
+        decoded.clear();
+        stream.finish(&mut decoded).map_err(|e| position.failure(&input.name, &[], e))?;
+        out.write_all(&decoded)?;
+    }
+    Ok(())
+}
+
+/// Line bookkeeping for the input read so far.
+#[derive(Debug)]
+struct Position {
+    /// Offset of the next chunk.
+    offset: usize,
+    /// Line number (from 1) at `offset`.
+    line: u64,
+    /// Offset where that line starts.
+    line_start: usize,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position { offset: 0, line: 1, line_start: 0 }
+    }
+}
+
+impl Position {
+    fn advance(&mut self, chunk: &[u8]) {
+        self.line += memchr::memchr_iter(b'\n', chunk).count() as u64;
+        if let Some(last) = memchr::memrchr(b'\n', chunk) {
+            self.line_start = self.offset + last + 1;
+        }
+        self.offset += chunk.len();
+    }
+
+    /// The failure for `error`, found while decoding `chunk` (the bytes at `self.offset`).
+    /// An error before the chunk lies in bytes carried over from the previous one, which
+    /// hold no line break, so it is on the current line.
+    fn failure(&self, input: &str, chunk: &[u8], error: DecodeError) -> Failure {
+        let mut here = Position { ..*self };
+        if error.offset() > self.offset {
+            here.advance(&chunk[..error.offset() - self.offset]);
+        }
+        let column = error.offset().saturating_sub(here.line_start) as u64 + 1;
+        Failure::Decode { input: input.to_string(), line: here.line, column, error }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn locate(chunks: &[&[u8]], offset_in_last: usize) -> (u64, u64) {
+        let mut p = Position::default();
+        for c in &chunks[..chunks.len() - 1] {
+            p.advance(c);
+        }
+        let last = chunks[chunks.len() - 1];
+        let err = pctenc::decode("%").unwrap_err().shifted(p.offset + offset_in_last);
+        match p.failure("x", last, err) {
+            Failure::Decode { line, column, .. } => (line, column),
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn lines_and_columns() {
+        assert_eq!(locate(&[b"ab%"], 2), (1, 3));
+        assert_eq!(locate(&[b"a\nb\n", b"cd%"], 2), (3, 3));
+        assert_eq!(locate(&[b"a\nbc", b"d\nef%"], 4), (3, 3));
+        assert_eq!(locate(&[b"a\nbc", b"%"], 0), (2, 3));
+    }
+}

@@ -1,0 +1,84 @@
+//! The `pctenc` command: streaming encode and decode over files and pipes.
+
+pub mod args;
+mod decode;
+mod encode;
+mod input;
+mod output;
+mod sets;
+
+use std::fmt;
+use std::io;
+use std::path::Path;
+
+use args::{Cli, Command};
+use output::Output;
+
+/// Why a run failed; printed as one line on stderr.
+#[derive(Debug)]
+pub enum Failure {
+    /// Reading or writing `what` (a file name, `<stdin>`, `<stdout>`) failed.
+    Io { what: String, error: io::Error },
+    /// The input is not a valid encoding.
+    Decode { input: String, line: u64, column: u64, error: pctenc::DecodeError },
+    /// The command line asks for something impossible.
+    Usage(String),
+}
+
+impl Failure {
+    pub fn io(path: &Path, error: io::Error) -> Failure {
+        Failure::Io { what: path.display().to_string(), error }
+    }
+
+    /// The process exit status for this failure.
+    pub fn status(&self) -> i32 {
+        match self {
+            Failure::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+
+    /// A closed standard output (`pctenc ... | head`): not worth a message.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Failure::Io { error, .. } if error.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Io { what, error } => write!(f, "{what}: {error}"),
+            Failure::Decode { input, line, column, error } => write!(f, "{input}:{line}:{column}: {error}"),
+            Failure::Usage(message) => f.write_str(message),
+        }
+    }
+}
+
+/// Runs one command.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Encode(args) => {
+            let set = args.effective_set().map_err(Failure::Usage)?;
+            let encoder = pctenc::Encoder::new(set).lowercase(args.lowercase);
+            let mut out = Output::open(args.io.output.as_deref())?;
+            encode::run(&encoder, args.binary, &args.io.files, &mut out)?;
+            out.finish()
+        }
+        Command::Decode(args) => {
+            let utf8 = match args.utf8 {
+                args::Utf8Arg::Bytes => pctenc::Utf8Mode::Bytes,
+                args::Utf8Arg::Strict => pctenc::Utf8Mode::Strict,
+                args::Utf8Arg::Lossy => pctenc::Utf8Mode::Lossy,
+            };
+            let decoder = pctenc::Decoder::new().lenient(args.lenient).plus_as_space(args.plus).utf8(utf8);
+            let mut out = Output::open(args.io.output.as_deref())?;
+            decode::run(decoder, &args.io.files, &mut out)?;
+            out.finish()
+        }
+        Command::Sets => {
+            let mut out = Output::open(None)?;
+            out.write_all(sets::table().as_bytes())?;
+            out.finish()
+        }
+    }
+}

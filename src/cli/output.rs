@@ -1,0 +1,85 @@
+//! Where the output goes: standard output, or a file that appears only when the run succeeds.
+
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use super::Failure;
+
+const BUFFER: usize = 256 * 1024;
+
+/// The output of one run.
+pub enum Output {
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    /// A temporary file beside the target, renamed onto it by [`Output::finish`]. Dropping it
+    /// without `finish` deletes it, so a failed run never leaves a partial file.
+    File {
+        temp: BufWriter<tempfile::NamedTempFile>,
+        target: PathBuf,
+    },
+}
+
+impl Output {
+    pub fn open(target: Option<&Path>) -> Result<Output, Failure> {
+        let Some(target) = target else {
+            return Ok(Output::Stdout(BufWriter::with_capacity(BUFFER, io::stdout().lock())));
+        };
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let temp = tempfile::Builder::new()
+            .prefix(".pctenc-")
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(|e| Failure::io(target, e))?;
+        Ok(Output::File { temp: BufWriter::with_capacity(BUFFER, temp), target: target.to_path_buf() })
+    }
+
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        let result = match self {
+            Output::Stdout(w) => w.write_all(bytes),
+            Output::File { temp, .. } => temp.write_all(bytes),
+        };
+        result.map_err(|e| self.error(e))
+    }
+
+    /// Flushes, and for a file moves it into place with the permissions a new file gets (or
+    /// those of the file it replaces).
+    pub fn finish(self) -> Result<(), Failure> {
+        match self {
+            Output::Stdout(mut w) => w.flush().map_err(|e| Failure::io(Path::new("<stdout>"), e)),
+            Output::File { temp, target } => {
+                let temp = temp.into_inner().map_err(|e| Failure::io(&target, e.into_error()))?;
+                temp.as_file().sync_all().map_err(|e| Failure::io(&target, e))?;
+                let mode = fs::metadata(&target).map(|m| m.permissions()).ok();
+                set_permissions(temp.path(), mode).map_err(|e| Failure::io(&target, e))?;
+                temp.persist(&target).map_err(|e| Failure::io(&target, e.error))?;
+                Ok(())
+            }
+        }
+    }
+
+    fn error(&self, e: io::Error) -> Failure {
+        match self {
+            Output::Stdout(_) => Failure::io(Path::new("<stdout>"), e),
+            Output::File { target, .. } => Failure::io(target, e),
+        }
+    }
+}
+
+#[cfg(unix)]
+fn set_permissions(path: &Path, existing: Option<fs::Permissions>) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    // A temporary file is private (0600); the output should look like any other new file.
+    let perms = existing.unwrap_or_else(|| fs::Permissions::from_mode(0o644));
+    fs::set_permissions(path, perms)
+}
+
+#[cfg(not(unix))]
+fn set_permissions(path: &Path, existing: Option<fs::Permissions>) -> io::Result<()> {
+    match existing {
+        Some(perms) => fs::set_permissions(path, perms),
+        None => Ok(()),
+    }
+}
