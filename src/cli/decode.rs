@@ -27,6 +27,9 @@ pub fn run(decoder: Decoder, files: &[PathBuf], out: &mut Output) -> Result<(), 
             stream.feed(chunk, &mut decoded).map_err(|e| position.failure(&input.name, chunk, e))?;
             out.write_all(&decoded)?;
             position.advance(chunk);
+            if n < buf.len() {
+                out.flush()?;
+            }
         }
         decoded.clear();
         stream.finish(&mut decoded).map_err(|e| position.failure(&input.name, &[], e))?;

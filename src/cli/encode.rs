@@ -27,6 +27,9 @@ pub fn run(encoder: &Encoder, binary: bool, files: &[PathBuf], out: &mut Output)
                 encode_lines(encoder, &buf[..n], &mut pending_cr, &mut encoded);
             }
             out.write_all(&encoded)?;
+            if n < buf.len() {
+                out.flush()?;
+            }
         }
         if pending_cr {
             // A lone `\r` at the very end is data, not a line ending.

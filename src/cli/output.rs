@@ -44,6 +44,17 @@ impl Output {
         result.map_err(|e| self.error(e))
     }
 
+    /// Passes buffered output on now. Called when a read came back short, that is when
+    /// the input is a pipe or terminal with nothing more to read yet, so that
+    /// `tail -f log | pctenc encode` shows each line as it comes.
+    pub fn flush(&mut self) -> Result<(), Failure> {
+        let result = match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File { temp, .. } => temp.flush(),
+        };
+        result.map_err(|e| self.error(e))
+    }
+
     /// Flushes, and for a file moves it into place with the permissions a new file gets (or
     /// those of the file it replaces).
     pub fn finish(self) -> Result<(), Failure> {

@@ -1,0 +1,239 @@
+//! The `pctenc` binary: exit codes, line mode, `--binary`, `-o` atomicity, streaming.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn pctenc(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pctenc"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run pctenc");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let out = pctenc(args, stdin);
+    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "unexpected stderr: {}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// Runs a failing command; returns (status, the one line of stderr).
+fn fails(args: &[&str], stdin: &[u8]) -> (i32, String) {
+    let out = pctenc(args, stdin);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "one line expected: {stderr:?}");
+    (out.status.code().unwrap(), stderr.trim_end().to_string())
+}
+
+#[test]
+fn readme_examples() {
+    assert_eq!(ok(&["encode"], b"a b\n"), b"a%20b\n");
+    assert_eq!(
+        ok(&["encode", "--set", "component"], "Jürgen & Björk\n".as_bytes()),
+        b"J%C3%BCrgen%20%26%20Bj%C3%B6rk\n"
+    );
+    assert_eq!(ok(&["decode"], b"J%C3%BCrgen%20%26%20Bj%C3%B6rk\n"), "Jürgen & Björk\n".as_bytes());
+}
+
+#[test]
+fn line_mode_keeps_line_endings() {
+    assert_eq!(ok(&["encode"], b"a b\r\nc d\ne\rf\r"), b"a%20b\r\nc%20d\ne%0Df%0D");
+    assert_eq!(ok(&["encode"], b"no newline"), b"no%20newline");
+    assert_eq!(ok(&["encode"], b"\n\n"), b"\n\n");
+    assert_eq!(ok(&["encode"], b""), b"");
+}
+
+#[test]
+fn binary_mode_encodes_every_byte() {
+    assert_eq!(ok(&["encode", "--binary"], b"a b\r\n"), b"a%20b%0D%0A");
+    let all: Vec<u8> = (0..=255).collect();
+    let want = pctenc::encode(&all, &pctenc::sets::RFC3986);
+    assert_eq!(ok(&["encode", "--binary"], &all), want.as_bytes());
+    assert_eq!(ok(&["decode"], want.as_bytes()), all);
+}
+
+#[test]
+fn encode_options() {
+    assert_eq!(ok(&["encode", "--set", "form"], b"a b&c*~\n"), b"a+b%26c*%7E\n");
+    assert_eq!(ok(&["encode", "--set", "uri-component", "--lowercase"], "é/\n".as_bytes()), b"%c3%a9%2f\n");
+    assert_eq!(ok(&["encode", "--keep", "/", "--escape", "~"], b"a/b~\n"), b"a/b%7E\n");
+    assert_eq!(ok(&["encode", "--space-as-plus"], b"a b+\n"), b"a+b%2B\n");
+    assert_eq!(
+        ok(&["encode", "--iri", "--set", "component"], b"caf\xC3\xA9 \xFF\n"),
+        "café%20%FF\n".as_bytes()
+    );
+}
+
+#[test]
+fn decode_options() {
+    assert_eq!(ok(&["decode", "--plus"], b"a+b%2B\n"), b"a b+\n");
+    assert_eq!(ok(&["decode", "--lenient"], b"100% %41%zz\n"), b"100% A%zz\n");
+    assert_eq!(ok(&["decode", "--lenient", "--utf8", "lossy"], b"%C0%AF!"), "\u{FFFD}\u{FFFD}!".as_bytes());
+    assert_eq!(ok(&["decode"], b"%FF"), b"\xFF");
+}
+
+#[test]
+fn decode_errors_name_input_line_column_and_offset() {
+    let (code, msg) = fails(&["decode"], b"ok\nstill ok\nbad %zz here\n");
+    assert_eq!(code, 1);
+    assert_eq!(
+        msg,
+        "pctenc: <stdin>:3:5: offset 16: invalid percent-escape: `%` not followed by two hex digits"
+    );
+
+    let (code, msg) = fails(&["decode"], b"line\n100%");
+    assert_eq!(code, 1);
+    assert_eq!(msg, "pctenc: <stdin>:2:4: offset 8: truncated percent-escape: `%` needs two hex digits");
+
+    let (code, msg) = fails(&["decode", "--utf8", "strict"], b"a\n\nxy%E2%82!");
+    assert_eq!(code, 1);
+    assert_eq!(msg, "pctenc: <stdin>:3:3: offset 5: decoded bytes are not valid UTF-8");
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_line() {
+    for args in [
+        &["encode", "--set", "nope"][..],
+        &["encode", "--bogus"],
+        &["decode", "--utf8", "maybe"],
+        &["frobnicate"],
+        &["encode", "--keep", "é"],
+    ] {
+        let (code, msg) = fails(args, b"");
+        assert_eq!(code, 2, "{args:?}: {msg}");
+        assert!(msg.starts_with("pctenc: "), "{msg}");
+    }
+    let (_, msg) = fails(&["encode", "--set", "nope"], b"");
+    assert!(msg.contains("nope") && msg.contains("component"), "{msg}");
+}
+
+#[test]
+fn io_errors_name_the_file() {
+    let (code, msg) = fails(&["encode", "/nonexistent/input.txt"], b"");
+    assert_eq!(code, 1);
+    assert!(msg.starts_with("pctenc: /nonexistent/input.txt: "), "{msg}");
+}
+
+#[test]
+fn files_are_processed_in_order_with_stdin_as_dash() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+    std::fs::write(&a, "a a\n").unwrap();
+    std::fs::write(&b, "b b\n").unwrap();
+    let out = ok(&["encode", a.to_str().unwrap(), "-", b.to_str().unwrap()], b"s s\n");
+    assert_eq!(out, b"a%20a\ns%20s\nb%20b\n");
+    // Decode errors name the file they are in.
+    std::fs::write(&b, "fine\nbad%").unwrap();
+    let (code, msg) = fails(&["decode", a.to_str().unwrap(), b.to_str().unwrap()], b"");
+    assert_eq!(code, 1);
+    assert!(
+        msg.ends_with("b.txt:2:4: offset 8: truncated percent-escape: `%` needs two hex digits"),
+        "{msg}"
+    );
+}
+
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn output_file_is_replaced_only_on_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let out_arg = out.to_str().unwrap();
+
+    ok(&["encode", "-o", out_arg], b"a b\n");
+    assert_eq!(std::fs::read(&out).unwrap(), b"a%20b\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o644);
+    }
+
+    // A failing run leaves the old file as it was and no temporary file behind.
+    let big_then_bad: Vec<u8> = b"%41".repeat(500_000).into_iter().chain(*b"%zz").collect();
+    let (code, _) = fails(&["decode", "-o", out_arg], &big_then_bad);
+    assert_eq!(code, 1);
+    assert_eq!(std::fs::read(&out).unwrap(), b"a%20b\n");
+    assert_eq!(entries(dir.path()), ["out.txt"]);
+
+    // So does a missing input, and a failure that never created the file leaves none.
+    let fresh = dir.path().join("fresh.txt");
+    let (code, _) = fails(&["encode", "-o", fresh.to_str().unwrap(), "/nonexistent"], b"");
+    assert_eq!(code, 1);
+    assert_eq!(entries(dir.path()), ["out.txt"]);
+
+    // An output directory that does not exist is an error naming the output.
+    let (code, msg) = fails(&["encode", "-o", "/nonexistent/dir/out.txt"], b"x");
+    assert_eq!(code, 1);
+    assert!(msg.contains("/nonexistent/dir/out.txt"), "{msg}");
+}
+
+#[test]
+fn sets_lists_every_set() {
+    let out = String::from_utf8(ok(&["sets"], b"")).unwrap();
+    for named in pctenc::sets::NAMED {
+        let line = out.lines().find(|l| l.split_whitespace().next() == Some(named.name)).unwrap();
+        let kept: String = named.set.kept_punctuation().map(char::from).collect();
+        assert!(line.contains(kept.trim_start()), "{line}");
+    }
+}
+
+/// A large input streams through a pipe with bounded memory, and output starts before the
+/// input ends.
+#[cfg(target_os = "linux")]
+#[test]
+fn stdin_streams_with_bounded_memory() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pctenc"))
+        .args(["encode", "--binary"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    const TOTAL: usize = 64 << 20;
+    let writer = std::thread::spawn(move || {
+        let block: Vec<u8> = (0..1 << 20).map(|i| b"ab cd/ef"[i % 8]).collect();
+        for _ in 0..TOTAL >> 20 {
+            stdin.write_all(&block).unwrap();
+        }
+    });
+    let mut received = 0usize;
+    let mut peak_kib = 0u64;
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = stdout.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        received += n;
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+            if let Some(hwm) = status.lines().find_map(|l| l.strip_prefix("VmHWM:")) {
+                peak_kib = peak_kib.max(hwm.trim().trim_end_matches(" kB").trim().parse().unwrap());
+            }
+        }
+    }
+    writer.join().unwrap();
+    assert!(child.wait().unwrap().success());
+    // 8 input bytes ("ab cd/ef") encode to 12.
+    assert_eq!(received, TOTAL / 8 * 12);
+    eprintln!("peak RSS of `pctenc encode --binary` over {} MiB: {} KiB", TOTAL >> 20, peak_kib);
+    assert!(peak_kib > 0 && peak_kib < 32 * 1024, "peak RSS {peak_kib} KiB");
+}
