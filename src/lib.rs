@@ -86,6 +86,11 @@ pub mod sets;
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String};
 
+/// The README's examples, compiled and run as doctests so that they stay true.
+#[cfg(all(doctest, feature = "std"))]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 #[cfg(feature = "alloc")]
 pub use decode::StreamDecoder;
 pub use decode::{Decoder, Utf8Mode};

@@ -224,10 +224,10 @@ fn stdin_streams_with_bounded_memory() {
             break;
         }
         received += n;
-        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
-            if let Some(hwm) = status.lines().find_map(|l| l.strip_prefix("VmHWM:")) {
-                peak_kib = peak_kib.max(hwm.trim().trim_end_matches(" kB").trim().parse().unwrap());
-            }
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            && let Some(hwm) = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))
+        {
+            peak_kib = peak_kib.max(hwm.trim().trim_end_matches(" kB").trim().parse().unwrap());
         }
     }
     writer.join().unwrap();

@@ -147,6 +147,7 @@ impl Decoder {
         Rules { lenient: self.lenient, plus: self.plus }
     }
 
+    #[cfg(feature = "alloc")]
     /// Whether `input` decodes to itself as bytes: no `%`, and no `+` when `+` is a space.
     fn is_verbatim(&self, input: &[u8]) -> bool {
         if self.plus {
@@ -318,10 +319,10 @@ impl Decoder {
             .map_err(|e| self.first_error(input, &out[..self.decoded_before(input, e)], e))?;
         if step.read < input.len() {
             // Report a problem earlier in the input before the lack of room.
-            if self.utf8 == Utf8Mode::Strict {
-                if let Utf8End::Invalid(at) = utf8::check(&out[..step.written]) {
-                    return Err(self.utf8_error(input, at));
-                }
+            if self.utf8 == Utf8Mode::Strict
+                && let Utf8End::Invalid(at) = utf8::check(&out[..step.written])
+            {
+                return Err(self.utf8_error(input, at));
             }
             return Err(DecodeError::new(step.read, DecodeErrorKind::BufferTooSmall));
         }

@@ -129,10 +129,10 @@ impl StreamDecoder {
             }
             Err(err) => {
                 let before = self.decoder.decoded_before(src, err);
-                if self.decoder.utf8 == Utf8Mode::Strict {
-                    if let Utf8End::Invalid(at) = utf8::check(&out[start..decoded_start + before]) {
-                        return Err(self.utf8_error(src, at));
-                    }
+                if self.decoder.utf8 == Utf8Mode::Strict
+                    && let Utf8End::Invalid(at) = utf8::check(&out[start..decoded_start + before])
+                {
+                    return Err(self.utf8_error(src, at));
                 }
                 return Err(err.shifted(self.offset));
             }
@@ -157,11 +157,11 @@ impl StreamDecoder {
         self.carry[..tail].copy_from_slice(&out[end..]);
         self.carried = tail;
         out.truncate(end);
-        if self.decoder.utf8 == Utf8Mode::Lossy {
-            if let Cow::Owned(fixed) = String::from_utf8_lossy(&out[start..]) {
-                out.truncate(start);
-                out.extend_from_slice(fixed.as_bytes());
-            }
+        if self.decoder.utf8 == Utf8Mode::Lossy
+            && let Cow::Owned(fixed) = String::from_utf8_lossy(&out[start..])
+        {
+            out.truncate(start);
+            out.extend_from_slice(fixed.as_bytes());
         }
         Ok(read)
     }
