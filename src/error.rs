@@ -42,9 +42,10 @@ impl fmt::Display for BufferTooSmall {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
-    /// A `%` with fewer than two bytes after it, at the end of the input (`"100%"`, `"%4"`).
+    /// A `%` at the end of the input with fewer than two bytes after it, all of them hex
+    /// digits (`"100%"`, `"%4"`): more input could have made it an escape.
     TruncatedEscape,
-    /// A `%` not followed by two hex digits (`"%zz"`, `"%4g"`, `"%%41"`).
+    /// A `%` not followed by two hex digits (`"%zz"`, `"%4g"`, `"%%41"`, `"%z"` at the end).
     InvalidEscape,
     /// The decoded bytes are not valid UTF-8 (only in UTF-8 strict mode). The offset is that
     /// of the input byte, often a `%`, that starts the invalid sequence.

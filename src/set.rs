@@ -30,7 +30,10 @@ use core::fmt;
 /// // The same set, spelled as the characters to keep.
 /// assert_eq!(Set::keeping(b"-._~/"), PATH_KEEP_SLASH);
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// Two sets are equal when they encode every input alike: a set that keeps the space is equal
+/// to the same set with the space-as-`+` rule, which it never uses.
+#[derive(Clone, Copy)]
 pub struct Set {
     /// Bit `b` is set when ASCII byte `b` is escaped.
     ascii: u128,
@@ -159,6 +162,8 @@ impl Set {
     /// let set = sets::RFC3986.with_space_as_plus(true);
     /// assert_eq!(pctenc::encode("a b+c", &set), "a+b%2Bc");
     /// assert_eq!(set, sets::PYTHON_QUOTE_PLUS);
+    /// // A set that keeps the space has no use for the rule.
+    /// assert_eq!(sets::FORM.remove(b' '), pctenc::Set::keeping(b" *-._"));
     /// ```
     #[must_use]
     pub const fn with_space_as_plus(self, on: bool) -> Set {
@@ -255,6 +260,22 @@ impl Set {
     /// ```
     pub fn by_name(name: &str) -> Option<Set> {
         crate::sets::NAMED.iter().find(|n| n.matches(name)).map(|n| n.set)
+    }
+}
+
+impl PartialEq for Set {
+    fn eq(&self, other: &Set) -> bool {
+        self.ascii == other.ascii
+            && self.is_iri() == other.is_iri()
+            && self.space_as_plus() == other.space_as_plus()
+    }
+}
+
+impl Eq for Set {}
+
+impl core::hash::Hash for Set {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        (self.ascii, self.is_iri(), self.space_as_plus()).hash(state);
     }
 }
 

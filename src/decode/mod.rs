@@ -324,7 +324,12 @@ impl Decoder {
             {
                 return Err(self.utf8_error(input, at));
             }
-            return Err(DecodeError::new(step.read, DecodeErrorKind::BufferTooSmall));
+            let offset = match self.utf8 {
+                // Replacements before the end of `out` may be what did not fit.
+                Utf8Mode::Lossy => self.lossy_overflow(input, &out[..step.written], step.read),
+                _ => step.read,
+            };
+            return Err(DecodeError::new(offset, DecodeErrorKind::BufferTooSmall));
         }
         let len = step.written;
         match self.utf8 {
@@ -338,6 +343,37 @@ impl Decoder {
                 )
             }),
         }
+    }
+
+    /// For [`decode_slice`](Decoder::decode_slice) in lossy mode: `out` holds the first
+    /// decoded bytes, exactly as many as the output slice has room for, and the input from
+    /// `read` on did not fit. Returns the input offset of the first byte whose lossy output
+    /// does not fit. An unfinished UTF-8 sequence at the end of `out` is judged together with
+    /// the (at most three) decoded bytes that follow it.
+    fn lossy_overflow(&self, input: &[u8], out: &[u8], read: usize) -> usize {
+        let room = out.len();
+        // Where the unfinished sequence at the end of `out` starts (`room` if there is none).
+        let tail = match out.utf8_chunks().last() {
+            Some(last) if utf8::check(&out[room - last.invalid().len()..]) == Utf8End::Incomplete(0) => {
+                room - last.invalid().len()
+            }
+            _ => room,
+        };
+        let fit = lossy_fit(&out[..tail], room);
+        if fit < tail {
+            return scalar::source_offset(input, self.rules(), fit);
+        }
+        let mut next = [0u8; 6];
+        let kept = room - tail;
+        next[..kept].copy_from_slice(&out[tail..]);
+        let rest = &input[read..];
+        let more = match scalar::decode(rest, &mut next[kept..kept + 3], self.rules(), true) {
+            Ok(step) => step.written,
+            Err(e) => self.decoded_before(rest, e),
+        };
+        let used = utf8::lossy_len(&out[..tail]).0.unwrap_or(usize::MAX);
+        let fit = tail + lossy_fit(&next[..kept + more], room.saturating_sub(used));
+        scalar::source_offset(input, self.rules(), fit.min(room))
     }
 
     /// Decodes `buf` in place and returns the decoded length: the decoded bytes are

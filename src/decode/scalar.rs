@@ -129,7 +129,8 @@ pub(crate) fn source_offset(input: &[u8], rules: Rules, index: usize) -> usize {
         }
         decoded += special - read;
         read = special;
-        read += if escape_at(input, read).is_some() { 3 } else { 1 };
+        // A `+` is one byte even when hex digits follow it (`+12` is not an escape).
+        read += if input[read] == b'%' && escape_at(input, read).is_some() { 3 } else { 1 };
         decoded += 1;
         if read >= input.len() {
             return input.len();

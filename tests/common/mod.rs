@@ -1,0 +1,298 @@
+//! Shared by the decoding tests: an independent reference model of the decoder (written from
+//! `DECODING.md` and the doc comments, not from the library's code), and a checker that runs
+//! every decoding API of the library on one input and compares each against the model.
+
+#![allow(dead_code)]
+
+use pctenc::{DecodeError, DecodeErrorKind, Decoder, StreamDecoder, Utf8Mode};
+
+/// A decoding result with the error as `(offset, kind)`.
+pub type Outcome = Result<Vec<u8>, (usize, DecodeErrorKind)>;
+
+/// Turns a library result into an [`Outcome`].
+pub fn outcome<T: AsRef<[u8]>>(r: Result<T, DecodeError>) -> Outcome {
+    r.map(|v| v.as_ref().to_vec()).map_err(|e| (e.offset(), e.kind()))
+}
+
+/// Every combination of the three switches: lenient or strict `%`, `+` as space or not, and
+/// the three UTF-8 modes.
+pub fn all_decoders() -> Vec<Decoder> {
+    let mut all = Vec::new();
+    for lenient in [false, true] {
+        for plus in [false, true] {
+            for utf8 in [Utf8Mode::Bytes, Utf8Mode::Strict, Utf8Mode::Lossy] {
+                all.push(Decoder::new().lenient(lenient).plus_as_space(plus).utf8(utf8));
+            }
+        }
+    }
+    all
+}
+
+/// The value of an ASCII hex digit.
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
+/// The byte-level decoding of the model: the bytes decoded before the first malformed `%`
+/// (all of them when there is none), the input offset each decoded byte comes from, and the
+/// strict-mode escape error, if any.
+pub struct Bytes {
+    pub bytes: Vec<u8>,
+    pub sources: Vec<usize>,
+    pub escape_error: Option<(usize, DecodeErrorKind)>,
+}
+
+pub fn model_bytes(input: &[u8], lenient: bool, plus: bool) -> Bytes {
+    let mut out = Bytes { bytes: Vec::new(), sources: Vec::new(), escape_error: None };
+    let mut i = 0;
+    while i < input.len() {
+        let b = input[i];
+        let (byte, used) = match b {
+            b'%' => match (input.get(i + 1).and_then(|&h| hex(h)), input.get(i + 2).and_then(|&l| hex(l))) {
+                (Some(h), Some(l)) => (h * 16 + l, 3),
+                _ if lenient => (b'%', 1),
+                _ => {
+                    // Truncated: the input ends before two hex digits could follow, and what
+                    // follows is a hex digit (could have been completed). Else: invalid.
+                    let after = &input[i + 1..];
+                    let truncated = after.len() < 2 && after.iter().all(|&c| hex(c).is_some());
+                    let kind = if truncated {
+                        DecodeErrorKind::TruncatedEscape
+                    } else {
+                        DecodeErrorKind::InvalidEscape
+                    };
+                    out.escape_error = Some((i, kind));
+                    return out;
+                }
+            },
+            b'+' if plus => (b' ', 1),
+            other => (other, 1),
+        };
+        out.bytes.push(byte);
+        out.sources.push(i);
+        i += used;
+    }
+    out
+}
+
+/// What decoding `input` with `dec` must give, per `DECODING.md` and the doc comment of
+/// `Decoder` (the left-to-right error rule).
+pub fn expected(dec: Decoder, input: &[u8]) -> Outcome {
+    let m = model_bytes(input, dec.is_lenient(), dec.is_plus_as_space());
+    let utf8_error = |bytes: &[u8]| -> Option<(usize, bool)> {
+        match std::str::from_utf8(bytes) {
+            Ok(_) => None,
+            Err(e) => Some((m.sources[e.valid_up_to()], e.error_len().is_some())),
+        }
+    };
+    let err = |offset, kind| Err((offset, kind));
+    if let Some((offset, kind)) = m.escape_error {
+        if dec.utf8_mode() == Utf8Mode::Strict {
+            // An invalid sequence that is known to be invalid before the bad `%` comes first.
+            if let Some((at, true)) = utf8_error(&m.bytes) {
+                return err(at, DecodeErrorKind::InvalidUtf8);
+            }
+        }
+        return err(offset, kind);
+    }
+    match dec.utf8_mode() {
+        Utf8Mode::Bytes => Ok(m.bytes),
+        Utf8Mode::Strict => match utf8_error(&m.bytes) {
+            Some((at, _)) => err(at, DecodeErrorKind::InvalidUtf8),
+            None => Ok(m.bytes),
+        },
+        Utf8Mode::Lossy => Ok(String::from_utf8_lossy(&m.bytes).into_owned().into_bytes()),
+    }
+}
+
+/// The index, in the decoded bytes, of the first byte whose lossy output does not fit in
+/// `room` bytes (`None` when all fits). The bytes of a valid character count one by one; a
+/// maximal invalid subsequence counts as one unit of three bytes, charged to its first byte.
+pub fn lossy_overflow(bytes: &[u8], room: usize) -> Option<usize> {
+    let (mut index, mut written) = (0, 0);
+    for chunk in bytes.utf8_chunks() {
+        for _ in chunk.valid().bytes() {
+            if written + 1 > room {
+                return Some(index);
+            }
+            written += 1;
+            index += 1;
+        }
+        if !chunk.invalid().is_empty() {
+            if written + 3 > room {
+                return Some(index);
+            }
+            written += 3;
+            index += chunk.invalid().len();
+        }
+    }
+    None
+}
+
+/// Formats the inputs of a failing check.
+pub fn show(input: &[u8]) -> String {
+    input.escape_ascii().to_string()
+}
+
+fn same(what: &str, dec: Decoder, input: &[u8], got: &Outcome, want: &Outcome) {
+    assert_eq!(got, want, "{what}: {dec:?} on b\"{}\"", show(input));
+}
+
+/// Feeds `input` to a `StreamDecoder` in the pieces given by the cut points `cuts` (offsets
+/// into `input`, sorted; repeated cuts and cuts at 0 or at the end give empty pieces), then
+/// finishes it. Checks the documented behaviour around errors on the way.
+pub fn stream(dec: Decoder, input: &[u8], cuts: &[usize]) -> Outcome {
+    let mut s = StreamDecoder::new(dec);
+    let mut out = b"<prefix>".to_vec();
+    let mut cuts: Vec<usize> = cuts.iter().map(|&c| c.min(input.len())).collect();
+    cuts.sort_unstable();
+    let mut from = 0;
+    let ends = cuts.into_iter().chain(std::iter::once(input.len()));
+    for to in ends {
+        let piece = &input[from..to];
+        let before = out.clone();
+        if let Err(e) = s.feed(piece, &mut out) {
+            assert_eq!(out, before, "feed must leave `out` as it was on error");
+            // Every later call returns the same error.
+            assert_eq!(s.feed(b"%41", &mut out), Err(e));
+            assert_eq!(s.finish(&mut out), Err(e));
+            assert_eq!(out, before);
+            return Err((e.offset(), e.kind()));
+        }
+        assert_eq!(s.fed(), to, "fed() counts every byte fed");
+        from = to;
+    }
+    let before = out.clone();
+    match s.finish(&mut out) {
+        Ok(()) => {
+            assert_eq!(s.fed(), 0, "a finished stream starts again at zero");
+            assert!(out.starts_with(b"<prefix>"));
+            Ok(out[b"<prefix>".len()..].to_vec())
+        }
+        Err(e) => {
+            assert_eq!(out, before, "finish must leave `out` as it was on error");
+            assert_eq!(s.finish(&mut out), Err(e));
+            Err((e.offset(), e.kind()))
+        }
+    }
+}
+
+/// Runs every decoding API of the library on `input` with `dec`, checks each against the
+/// model (`expected`), with the stream decoder fed in the pieces `cuts` and one byte at a
+/// time, and returns the expected result.
+pub fn check_all_apis(dec: Decoder, input: &[u8], cuts: &[usize]) -> Outcome {
+    let want = expected(dec, input);
+
+    // decode: Cow, borrowed when nothing changes.
+    let got = outcome(dec.decode(input));
+    same("decode", dec, input, &got, &want);
+    if let Ok(std::borrow::Cow::Borrowed(b)) = dec.decode(input) {
+        assert!(std::ptr::eq(b, input), "a borrowed result is the input itself");
+    }
+    let verbatim = !input.contains(&b'%') && (!dec.is_plus_as_space() || !input.contains(&b'+'));
+    if verbatim {
+        let valid = std::str::from_utf8(input).is_ok();
+        if dec.utf8_mode() == Utf8Mode::Bytes || valid {
+            assert!(
+                matches!(dec.decode(input), Ok(std::borrow::Cow::Borrowed(_))),
+                "nothing to decode must borrow: {dec:?} on b\"{}\"",
+                show(input)
+            );
+        }
+    }
+
+    // decode_to_str: Bytes mode acts as Strict.
+    let as_str = outcome(dec.decode_to_str(input).map(|c| c.into_owned().into_bytes()));
+    let str_dec = if dec.utf8_mode() == Utf8Mode::Bytes { dec.utf8(Utf8Mode::Strict) } else { dec };
+    same("decode_to_str", dec, input, &as_str, &expected(str_dec, input));
+
+    // decode_vec: appends; on error leaves `out` as it was.
+    let mut out = b"keep me".to_vec();
+    let got = dec.decode_vec(input, &mut out);
+    let got = match got {
+        Ok(()) => {
+            assert!(out.starts_with(b"keep me"));
+            Ok(out[7..].to_vec())
+        }
+        Err(e) => {
+            assert_eq!(out, b"keep me", "decode_vec restores `out` on error");
+            Err((e.offset(), e.kind()))
+        }
+    };
+    same("decode_vec", dec, input, &got, &want);
+
+    // decode_slice into a buffer large enough for any output (lossy: 3 bytes per byte).
+    let mut buf = vec![0xA5u8; input.len() * 3 + 1];
+    let got = outcome(dec.decode_slice(input, &mut buf).map(|n| buf[..n].to_vec()));
+    same("decode_slice", dec, input, &got, &want);
+
+    // decode_slice into exactly the right size, and one byte less. Never writes past the
+    // slice it is given.
+    if let Ok(v) = &want {
+        let n = v.len();
+        let mut buf = vec![0xA5u8; n + 8];
+        let got = dec.decode_slice(input, &mut buf[..n]);
+        assert_eq!(got, Ok(n), "decode_slice exact size: {dec:?} on b\"{}\"", show(input));
+        assert_eq!(&buf[..n], &v[..]);
+        assert!(buf[n..].iter().all(|&b| b == 0xA5), "decode_slice wrote past its slice");
+        // Too small: BufferTooSmall, naming the input offset of the first byte whose output
+        // did not fit. Every size for short outputs, one byte short for long ones.
+        let m = model_bytes(input, dec.is_lenient(), dec.is_plus_as_space());
+        let rooms: Vec<usize> = if n <= 64 { (0..n).collect() } else { vec![0, n / 2, n - 1] };
+        for room in rooms {
+            let mut buf = vec![0xA5u8; n + 8];
+            let err = dec.decode_slice(input, &mut buf[..room]).unwrap_err();
+            let first_lost = if dec.utf8_mode() == Utf8Mode::Lossy {
+                lossy_overflow(&m.bytes, room).expect("something does not fit")
+            } else {
+                room
+            };
+            assert_eq!(
+                (err.offset(), err.kind()),
+                (m.sources[first_lost], DecodeErrorKind::BufferTooSmall),
+                "decode_slice with room {room} of {n}: {dec:?} on b\"{}\"",
+                show(input)
+            );
+            assert!(buf[room..].iter().all(|&b| b == 0xA5), "decode_slice wrote past its slice");
+        }
+    } else {
+        // Any too-small buffer is still an error.
+        let mut buf = vec![0u8; input.len() / 2];
+        assert!(dec.decode_slice(input, &mut buf).is_err());
+    }
+
+    // decode_in_place: the buffer is the input, so a lossy output longer than the input does
+    // not fit.
+    let mut buf = input.to_vec();
+    let got = outcome(dec.decode_in_place(&mut buf).map(|n| buf[..n].to_vec()));
+    match &want {
+        Ok(v) if v.len() > input.len() => {
+            let m = model_bytes(input, dec.is_lenient(), dec.is_plus_as_space());
+            let index = lossy_overflow(&m.bytes, input.len()).expect("output longer than input");
+            same(
+                "decode_in_place (lossy growth)",
+                dec,
+                input,
+                &got,
+                &Err((index, DecodeErrorKind::BufferTooSmall)),
+            );
+        }
+        _ => same("decode_in_place", dec, input, &got, &want),
+    }
+
+    // The stream decoder, in the given pieces, one byte at a time, and in one piece.
+    same("stream (cuts)", dec, input, &stream(dec, input, cuts), &want);
+    if input.len() <= 300 {
+        let bytewise: Vec<usize> = (1..input.len()).collect();
+        same("stream (1-byte pieces)", dec, input, &stream(dec, input, &bytewise), &want);
+    }
+    same("stream (one piece)", dec, input, &stream(dec, input, &[]), &want);
+    same("stream (empty pieces)", dec, input, &stream(dec, input, &[0, 0, input.len()]), &want);
+
+    want
+}
+
+/// [`check_all_apis`] when only the checks matter.
+pub fn check(dec: Decoder, input: &[u8], cuts: &[usize]) {
+    let _ = check_all_apis(dec, input, cuts);
+}
