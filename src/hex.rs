@@ -29,6 +29,26 @@ const fn ascii_str(bytes: &'static [u8]) -> &'static str {
     }
 }
 
+/// `VALUES[b]` is the value of hex digit `b` (either case), or `0xFF` when `b` is not one.
+pub(crate) const VALUES: [u8; 256] = {
+    let mut t = [0xFF; 256];
+    let mut b = 0;
+    while b < 256 {
+        if let Some(v) = value(b as u8) {
+            t[b] = v;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The byte that hex digits `hi` and `lo` spell, if both are hex digits.
+#[inline]
+pub(crate) fn pair(hi: u8, lo: u8) -> Option<u8> {
+    let (hi, lo) = (VALUES[usize::from(hi)], VALUES[usize::from(lo)]);
+    if (hi | lo) & 0xF0 == 0 { Some(hi << 4 | lo) } else { None }
+}
+
 /// The value of hex digit `b` (either case), or `None`.
 #[inline]
 pub(crate) const fn value(b: u8) -> Option<u8> {
@@ -49,6 +69,16 @@ mod tests {
             assert_eq!(e, format!("%{b:02X}"));
             let e = &super::ESCAPES_LOWER[3 * b as usize..][..3];
             assert_eq!(e, format!("%{b:02x}"));
+        }
+    }
+
+    #[test]
+    fn pairs() {
+        for hi in 0..=255u8 {
+            for lo in 0..=255u8 {
+                let want = super::value(hi).zip(super::value(lo)).map(|(h, l)| h << 4 | l);
+                assert_eq!(super::pair(hi, lo), want);
+            }
         }
     }
 

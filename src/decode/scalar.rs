@@ -32,9 +32,10 @@ impl Rules {
 /// The byte that the escape at `input[at]` (a `%`) stands for, if it is valid.
 #[inline]
 fn escape_at(input: &[u8], at: usize) -> Option<u8> {
-    let hi = hex::value(*input.get(at + 1)?)?;
-    let lo = hex::value(*input.get(at + 2)?)?;
-    Some(hi << 4 | lo)
+    match input.get(at + 1..at + 3)? {
+        &[hi, lo] => hex::pair(hi, lo),
+        _ => None,
+    }
 }
 
 /// Whether more input could still make the `%` at `input[at]` valid: it is within the last
@@ -66,24 +67,33 @@ pub(crate) fn decode(input: &[u8], out: &mut [u8], rules: Rules, last: bool) -> 
         out[written..written + n].copy_from_slice(&input[read..read + n]);
         read += n;
         written += n;
-        if read == input.len() || written == out.len() {
-            return Ok(Step { read, written });
+        // Then decode escapes (and `+`) for as long as they follow one another.
+        loop {
+            if read == input.len() || written == out.len() {
+                return Ok(Step { read, written });
+            }
+            out[written] = match input[read] {
+                b'%' => {
+                    if let Some(byte) = escape_at(input, read) {
+                        read += 3;
+                        byte
+                    } else if !last && undecided(input, read) {
+                        return Ok(Step { read, written });
+                    } else if rules.lenient {
+                        read += 1;
+                        b'%'
+                    } else {
+                        return Err(malformed(input, read));
+                    }
+                }
+                b'+' if rules.plus => {
+                    read += 1;
+                    b' '
+                }
+                _ => break,
+            };
+            written += 1;
         }
-        if input[read] == b'+' {
-            out[written] = b' ';
-            read += 1;
-        } else if let Some(byte) = escape_at(input, read) {
-            out[written] = byte;
-            read += 3;
-        } else if !last && undecided(input, read) {
-            return Ok(Step { read, written });
-        } else if rules.lenient {
-            out[written] = b'%';
-            read += 1;
-        } else {
-            return Err(malformed(input, read));
-        }
-        written += 1;
     }
 }
 

@@ -5,11 +5,30 @@
 
 use crate::Set;
 
+/// The set as a 256-bit bitmap, for a branch-free per-byte test.
+#[derive(Clone, Copy)]
+struct Bits([u64; 4]);
+
+impl Bits {
+    #[inline]
+    fn new(set: &Set) -> Bits {
+        let ascii = set.ascii_bits();
+        let high = if set.contains(0x80) { u64::MAX } else { 0 };
+        Bits([ascii as u64, (ascii >> 64) as u64, high, high])
+    }
+
+    #[inline]
+    fn escaped(self, b: u8) -> bool {
+        (self.0[usize::from(b >> 6)] >> (b & 63)) & 1 != 0
+    }
+}
+
 /// How many bytes of `input` are written as a three-byte `%HH` (a space written as `+` is not
 /// counted: it stays one byte).
 pub(crate) fn count_escapes(input: &[u8], set: &Set) -> usize {
-    let plus = set.space_as_plus();
-    input.iter().filter(|&&b| set.contains(b) && !(plus && b == b' ')).count()
+    let bits = Bits::new(set);
+    let escaped = input.iter().filter(|&&b| bits.escaped(b)).count();
+    if set.space_as_plus() { escaped - input.iter().filter(|&&b| b == b' ').count() } else { escaped }
 }
 
 /// Encodes `input` into the start of `out` and returns how many bytes it wrote.
@@ -18,11 +37,12 @@ pub(crate) fn count_escapes(input: &[u8], set: &Set) -> usize {
 /// a shorter `out` is a bug in the caller and panics on the slice bounds check.
 pub(crate) fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
     let plus = set.space_as_plus();
+    let bits = Bits::new(set);
     let mut written = 0;
     let mut rest = input;
     while !rest.is_empty() {
         // Copy the run of bytes that the set keeps in one go.
-        let run = rest.iter().position(|&b| set.contains(b)).unwrap_or(rest.len());
+        let run = rest.iter().position(|&b| bits.escaped(b)).unwrap_or(rest.len());
         out[written..written + run].copy_from_slice(&rest[..run]);
         written += run;
         let Some(&b) = rest.get(run) else { break };
