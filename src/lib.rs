@@ -78,10 +78,12 @@ extern crate std;
 
 mod decode;
 mod encode;
+mod engine;
 mod error;
 mod hex;
 mod set;
 pub mod sets;
+mod simd;
 
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String};
@@ -95,6 +97,7 @@ pub struct ReadmeDoctests;
 pub use decode::StreamDecoder;
 pub use decode::{Decoder, Utf8Mode};
 pub use encode::{Encoder, PercentEncode};
+pub use engine::{Backend, Engine};
 pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};
 pub use set::Set;
 

@@ -10,7 +10,7 @@ pub use lazy::PercentEncode;
 
 #[cfg(feature = "alloc")]
 use crate::Utf16Error;
-use crate::{BufferTooSmall, Set, hex};
+use crate::{BufferTooSmall, Engine, Set, hex, simd};
 
 /// Percent-encodes with one set and one choice of hex case.
 ///
@@ -29,6 +29,8 @@ use crate::{BufferTooSmall, Set, hex};
 pub struct Encoder {
     set: Set,
     lowercase: bool,
+    /// `None`: the best backend of this CPU, [`Engine::detect`].
+    engine: Option<Engine>,
 }
 
 impl Encoder {
@@ -39,7 +41,31 @@ impl Encoder {
     /// assert_eq!(enc.encode("a b"), "a+b");
     /// ```
     pub const fn new(set: Set) -> Encoder {
-        Encoder { set, lowercase: false }
+        Encoder { set, lowercase: false, engine: None }
+    }
+
+    /// Runs on `engine`'s backend instead of the best one this CPU has. The output is the
+    /// same; this is for tests, benchmarks and the CLI's `--backend`.
+    ///
+    /// ```
+    /// use pctenc::{sets, Backend, Encoder, Engine};
+    ///
+    /// let scalar = Encoder::new(sets::COMPONENT).engine(Engine::new(Backend::Scalar).unwrap());
+    /// assert_eq!(scalar.encode("a b"), "a%20b");
+    /// ```
+    #[must_use]
+    pub const fn engine(self, engine: Engine) -> Encoder {
+        Encoder { engine: Some(engine), ..self }
+    }
+
+    /// The engine this encoder runs on.
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::URI);
+    /// assert_eq!(enc.engine_in_use(), pctenc::Engine::detect());
+    /// ```
+    pub fn engine_in_use(&self) -> Engine {
+        self.engine.unwrap_or_else(Engine::detect)
     }
 
     /// Writes hex digits in lowercase (`%c3`) when `on`. Uppercase is the default and what
@@ -51,7 +77,7 @@ impl Encoder {
     /// ```
     #[must_use]
     pub const fn lowercase(self, on: bool) -> Encoder {
-        Encoder { set: self.set, lowercase: on }
+        Encoder { lowercase: on, ..self }
     }
 
     /// The set this encoder uses.
@@ -80,8 +106,9 @@ impl Encoder {
     /// ```
     pub fn checked_encoded_len(&self, input: impl AsRef<[u8]>) -> Option<usize> {
         let input = input.as_ref();
+        let engine = self.engine_in_use();
         let mut escapes = 0usize;
-        segments(input, &self.set, |seg, set| escapes += scalar::count_escapes(seg, set));
+        segments(input, &self.set, |seg, set| escapes += simd::count_escapes(engine, seg, set));
         escaped_len(input.len(), escapes)
     }
 
@@ -117,10 +144,10 @@ impl Encoder {
 
     /// Encodes `input` into `out`, which is exactly as long as the output.
     fn write(&self, input: &[u8], out: &mut [u8]) -> usize {
-        let digits = self.digits();
+        let (engine, digits) = (self.engine_in_use(), self.digits());
         let mut written = 0;
         segments(input, &self.set, |seg, set| {
-            written += scalar::encode(seg, set, digits, &mut out[written..]);
+            written += simd::encode(engine, seg, set, digits, &mut out[written..]);
         });
         debug_assert_eq!(written, out.len());
         written

@@ -1,0 +1,258 @@
+//! [`Backend`] and [`Engine`]: which instruction set does the work, chosen once at run time.
+
+#[cfg(feature = "alloc")]
+use alloc::{borrow::Cow, string::String};
+use core::fmt;
+
+#[cfg(feature = "alloc")]
+use crate::Decoder;
+use crate::{BufferTooSmall, DecodeError, Encoder, Set};
+
+/// An implementation of pctenc's kernels: the portable scalar one, or one for a SIMD
+/// instruction set. Every backend gives byte-identical results; they differ only in speed.
+///
+/// ```
+/// use pctenc::Backend;
+///
+/// let best = Backend::detect();
+/// assert!(best.is_available());
+/// assert!(Backend::Scalar.is_available());
+/// println!("pctenc uses {}", best.name());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Portable Rust, one byte at a time: the reference, and the path for short inputs.
+    Scalar,
+    /// x86-64 SSE2 (every x86-64 CPU): 16-byte classification by range compares, scalar escapes.
+    Sse2,
+    /// x86-64 SSSE3: 16-byte nibble-table classification (`pshufb`) and escapes built in registers.
+    Ssse3,
+    /// x86-64 AVX2: 32-byte classification, escapes built in registers.
+    Avx2,
+    /// x86-64 AVX-512 with BW, VBMI and VBMI2 (Ice Lake, Zen 4 and later): 64-byte blocks,
+    /// escapes expanded with `vpermb` and packed with `vpcompressb`, masked tail loads and stores.
+    Avx512,
+    /// AArch64 NEON (Advanced SIMD, on every AArch64 CPU): 16-byte classification with `tbl`,
+    /// escapes stored with `st3`.
+    Neon,
+}
+
+impl Backend {
+    /// Every backend, from the portable one to the widest.
+    pub const ALL: [Backend; 6] =
+        [Backend::Scalar, Backend::Sse2, Backend::Ssse3, Backend::Avx2, Backend::Avx512, Backend::Neon];
+
+    /// The backend's name, as the CLI's `--backend` takes it (`"avx2"`).
+    ///
+    /// ```
+    /// assert_eq!(pctenc::Backend::Avx512.name(), "avx512");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Scalar => "scalar",
+            Backend::Sse2 => "sse2",
+            Backend::Ssse3 => "ssse3",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+            Backend::Neon => "neon",
+        }
+    }
+
+    /// The backend called `name` (as [`name`](Backend::name) spells it, any case).
+    ///
+    /// ```
+    /// assert_eq!(pctenc::Backend::from_name("AVX2"), Some(pctenc::Backend::Avx2));
+    /// ```
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether this CPU can run the backend. With the `std` feature this asks the CPU at run
+    /// time; without it, it reports what the build's target features guarantee.
+    ///
+    /// ```
+    /// assert!(pctenc::Backend::Scalar.is_available());
+    /// ```
+    // Without `std` the feature tests are constants, which clippy would fold.
+    #[allow(clippy::nonminimal_bool, clippy::overly_complex_bool_expr, clippy::eq_op)]
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse2 => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => x86_has!("ssse3"),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => x86_has!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => {
+                x86_has!("avx512f")
+                    && x86_has!("avx512bw")
+                    && x86_has!("avx512vbmi")
+                    && x86_has!("avx512vbmi2")
+                    && x86_has!("bmi2")
+                    && x86_has!("popcnt")
+            }
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => aarch64_has!("neon"),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The fastest backend this CPU can run, found on the first call and remembered.
+    ///
+    /// ```
+    /// assert_eq!(pctenc::Backend::detect(), pctenc::Backend::detect());
+    /// ```
+    pub fn detect() -> Backend {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        const UNKNOWN: u8 = u8::MAX;
+        static DETECTED: AtomicU8 = AtomicU8::new(UNKNOWN);
+        match DETECTED.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let best = *Backend::ALL.iter().rev().find(|b| b.is_available()).unwrap_or(&Backend::Scalar);
+                // Races are harmless: every thread computes the same answer.
+                DETECTED.store(best as u8, Ordering::Relaxed);
+                best
+            }
+            index => Backend::ALL[usize::from(index)],
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+macro_rules! x86_has {
+    ($feature:tt) => {
+        std::arch::is_x86_feature_detected!($feature)
+    };
+}
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+macro_rules! x86_has {
+    ($feature:tt) => {
+        cfg!(target_feature = $feature)
+    };
+}
+#[cfg(all(target_arch = "aarch64", feature = "std"))]
+macro_rules! aarch64_has {
+    ($feature:tt) => {
+        std::arch::is_aarch64_feature_detected!($feature)
+    };
+}
+#[cfg(all(target_arch = "aarch64", not(feature = "std")))]
+macro_rules! aarch64_has {
+    ($feature:tt) => {
+        cfg!(target_feature = $feature)
+    };
+}
+#[cfg(target_arch = "aarch64")]
+use aarch64_has;
+#[cfg(target_arch = "x86_64")]
+use x86_has;
+
+/// A [`Backend`] that this CPU is known to support: the proof the SIMD kernels need.
+///
+/// The free functions ([`encode`](crate::encode), ...) use [`Engine::detect`]; an `Engine`
+/// pins a backend instead, for tests and benchmarks, without changing any global state.
+///
+/// ```
+/// use pctenc::{sets, Backend, Engine};
+///
+/// let scalar = Engine::new(Backend::Scalar).unwrap();
+/// let best = Engine::detect();
+/// let text = "Jürgen & Björk";
+/// assert_eq!(scalar.encode(text, &sets::COMPONENT), best.encode(text, &sets::COMPONENT));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Engine {
+    backend: Backend,
+}
+
+impl Engine {
+    /// An engine on `backend`, or `None` when this CPU cannot run it.
+    ///
+    /// ```
+    /// let engine = pctenc::Engine::new(pctenc::Backend::Scalar).unwrap();
+    /// assert_eq!(engine.backend(), pctenc::Backend::Scalar);
+    /// ```
+    pub fn new(backend: Backend) -> Option<Engine> {
+        backend.is_available().then_some(Engine { backend })
+    }
+
+    /// The engine on the fastest backend this CPU has ([`Backend::detect`]).
+    pub fn detect() -> Engine {
+        Engine { backend: Backend::detect() }
+    }
+
+    /// The engine on the portable backend, available everywhere.
+    pub const fn scalar() -> Engine {
+        Engine { backend: Backend::Scalar }
+    }
+
+    /// The backend this engine runs.
+    pub const fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// An [`Encoder`] for `set` that runs on this engine.
+    ///
+    /// ```
+    /// let engine = pctenc::Engine::detect();
+    /// let enc = engine.encoder(pctenc::sets::FORM).lowercase(true);
+    /// assert_eq!(enc.encode("a b/"), "a+b%2f");
+    /// ```
+    pub fn encoder(&self, set: Set) -> Encoder {
+        Encoder::new(set).engine(*self)
+    }
+
+    /// [`encode`](crate::encode) on this engine.
+    #[cfg(feature = "alloc")]
+    pub fn encode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I, set: &Set) -> Cow<'a, str> {
+        self.encoder(*set).encode(input)
+    }
+
+    /// [`encode_string`](crate::encode_string) on this engine.
+    #[cfg(feature = "alloc")]
+    pub fn encode_string(&self, input: impl AsRef<[u8]>, set: &Set, out: &mut String) {
+        self.encoder(*set).encode_string(input, out)
+    }
+
+    /// [`encode_slice`](crate::encode_slice) on this engine.
+    pub fn encode_slice(
+        &self,
+        input: impl AsRef<[u8]>,
+        set: &Set,
+        out: &mut [u8],
+    ) -> Result<usize, BufferTooSmall> {
+        self.encoder(*set).encode_slice(input, out)
+    }
+
+    /// [`encoded_len`](crate::encoded_len) on this engine.
+    pub fn encoded_len(&self, input: impl AsRef<[u8]>, set: &Set) -> usize {
+        self.encoder(*set).encoded_len(input)
+    }
+
+    /// [`decode`](crate::decode) on this engine (decoding is scalar on every backend for now).
+    #[cfg(feature = "alloc")]
+    pub fn decode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Result<Cow<'a, [u8]>, DecodeError> {
+        Decoder::new().decode(input)
+    }
+
+    /// [`decode_lenient`](crate::decode_lenient) on this engine.
+    #[cfg(feature = "alloc")]
+    pub fn decode_lenient<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Cow<'a, [u8]> {
+        crate::decode_lenient(input)
+    }
+
+    /// [`decode_in_place`](crate::decode_in_place) on this engine.
+    pub fn decode_in_place(&self, buf: &mut [u8]) -> Result<usize, DecodeError> {
+        crate::decode_in_place(buf)
+    }
+}

@@ -1,0 +1,62 @@
+//! The vectorized encoders and the dispatch to them. The algorithm is written once in
+//! [`generic`]; each instruction set has a small file under `x86/` or `aarch64/`.
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) mod generic;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) mod tables;
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64 {
+    pub(crate) mod neon;
+}
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    pub(crate) mod avx2;
+    pub(crate) mod avx512;
+    pub(crate) mod sse2;
+    pub(crate) mod ssse3;
+}
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use crate::Backend;
+use crate::encode::scalar;
+use crate::{Engine, Set};
+
+/// How many bytes of `input` are written as `%HH`, on `engine`'s backend.
+#[inline]
+pub(crate) fn count_escapes(engine: Engine, input: &[u8], set: &Set) -> usize {
+    // SAFETY (every arm): an `Engine` exists only for a backend the CPU supports.
+    match engine.backend() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Sse2 => unsafe { x86::sse2::count_escapes(input, set) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Ssse3 => unsafe { x86::ssse3::count_escapes(input, set) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => unsafe { x86::avx2::count_escapes(input, set) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => unsafe { x86::avx512::count_escapes(input, set) },
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => unsafe { aarch64::neon::count_escapes(input, set) },
+        _ => scalar::count_escapes(input, set),
+    }
+}
+
+/// Encodes `input` into `out`, which is exactly as long as the output, on `engine`'s backend.
+#[inline]
+pub(crate) fn encode(engine: Engine, input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+    // SAFETY (every arm): an `Engine` exists only for a backend the CPU supports.
+    match engine.backend() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Sse2 => unsafe { x86::sse2::encode(input, set, digits, out) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Ssse3 => unsafe { x86::ssse3::encode(input, set, digits, out) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => unsafe { x86::avx2::encode(input, set, digits, out) },
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => unsafe { x86::avx512::encode(input, set, digits, out) },
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => unsafe { aarch64::neon::encode(input, set, digits, out) },
+        _ => scalar::encode(input, set, digits, out),
+    }
+}

@@ -1,0 +1,125 @@
+//! Constants the vector kernels share: the nibble tables that classify bytes for any set,
+//! and the shuffle patterns that lay out `%HH` escapes. See `ALGORITHMS.md`.
+
+use crate::Set;
+
+/// The two 16-entry tables of the nibble-lookup classifier.
+///
+/// An ASCII byte `b = 16 * hi + lo` (`hi` in `0..8`) is escaped iff
+/// `LO[lo] & HI[hi] != 0`: `LO[lo]` holds one bit per row `hi` of the ASCII table, and
+/// `HI[hi]` selects the bit of row `hi`. `HI[8..16]` is zero, so bytes `0x80..=0xFF` never
+/// match and are classified by their top bit instead.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Nibbles {
+    pub lo: [u8; 16],
+    pub hi: [u8; 16],
+}
+
+impl Nibbles {
+    pub(crate) fn new(set: &Set) -> Nibbles {
+        let bits = set.ascii_bits();
+        let mut lo = [0u8; 16];
+        for b in 0..128u32 {
+            if bits >> b & 1 != 0 {
+                lo[(b & 15) as usize] |= 1 << (b >> 4);
+            }
+        }
+        let mut hi = [0u8; 16];
+        for (row, h) in hi.iter_mut().enumerate().take(8) {
+            *h = 1 << row;
+        }
+        Nibbles { lo, hi }
+    }
+}
+
+/// `EXPAND4[m]` turns a 16-byte group source `[k0..k3, h0..h3, l0..l3, '%' x4]` (kept byte or
+/// `+`, high hex digit, low hex digit of four input bytes) into their output, where bit `i`
+/// of `m` says whether byte `i` is escaped. Unused lanes are `0x80`, which `pshufb` turns
+/// into zero; `tbl` does the same for any index of 16 or more.
+pub(crate) static EXPAND4: [[u8; 16]; 16] = {
+    let mut t = [[0x80u8; 16]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut j = 0;
+        let mut i = 0;
+        while i < 4 {
+            if m >> i & 1 != 0 {
+                t[m][j] = 12; // '%'
+                t[m][j + 1] = 4 + i as u8;
+                t[m][j + 2] = 8 + i as u8;
+                j += 3;
+            } else {
+                t[m][j] = i as u8;
+                j += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The output length of a 4-byte group with escape mask `m`.
+#[inline(always)]
+pub(crate) fn group_len(m: u64) -> usize {
+    4 + 2 * (m as u32).count_ones() as usize
+}
+
+/// Interleaving 16 high and 16 low hex digits into 48 bytes `%HH%HH...`: output vector `t`
+/// takes lane `j` from `h[DENSE_H[t][j]]` or `l[DENSE_L[t][j]]` (`0x80`: neither), and
+/// `DENSE_PCT[t]` supplies the `%`s.
+pub(crate) static DENSE_H: [[u8; 16]; 3] = dense(1);
+pub(crate) static DENSE_L: [[u8; 16]; 3] = dense(2);
+pub(crate) static DENSE_PCT: [[u8; 16]; 3] = {
+    let mut t = [[0u8; 16]; 3];
+    let mut s = 0;
+    while s < 48 {
+        if s % 3 == 0 {
+            t[s / 16][s % 16] = b'%';
+        }
+        s += 1;
+    }
+    t
+};
+
+const fn dense(kind: usize) -> [[u8; 16]; 3] {
+    let mut t = [[0x80u8; 16]; 3];
+    let mut s = 0;
+    while s < 48 {
+        if s % 3 == kind {
+            t[s / 16][s % 16] = (s / 3) as u8;
+        }
+        s += 1;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nibbles_classify_like_the_set() {
+        for named in crate::sets::NAMED {
+            let t = Nibbles::new(&named.set);
+            for b in 0..128u8 {
+                let hit = t.lo[usize::from(b & 15)] & t.hi[usize::from(b >> 4)] != 0;
+                assert_eq!(hit, named.set.contains(b), "{} {b:#x}", named.name);
+            }
+        }
+    }
+
+    #[test]
+    fn expand4_lays_out_escapes() {
+        let src: [u8; 16] = *b"abcdHHHHLLLL%%%%";
+        for (m, pattern) in EXPAND4.iter().enumerate() {
+            let out: Vec<u8> =
+                pattern.iter().take(group_len(m as u64)).map(|&i| src[usize::from(i)]).collect();
+            let want: Vec<u8> = (0..4)
+                .flat_map(|i| if m >> i & 1 != 0 { vec![b'%', b'H', b'L'] } else { vec![b"abcd"[i]] })
+                .collect();
+            assert_eq!(out, want, "mask {m:04b}");
+            assert!(pattern[group_len(m as u64)..].iter().all(|&i| i == 0x80));
+        }
+    }
+}

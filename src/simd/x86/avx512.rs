@@ -1,0 +1,172 @@
+//! AVX-512 with BW, VBMI and VBMI2: 64-byte blocks.
+//!
+//! Classification is the nibble lookup on 64 bytes with the result straight in a mask
+//! register (`vptestmb`). A block with escapes is expanded into 192 slots, three per input
+//! byte (`%` or the byte itself, high digit, low digit), by `vpermt2b`/`vpermb` with fixed
+//! indices; `vpcompressb` then drops the digit slots of the bytes that are kept, and masked
+//! stores write exactly the output, so nothing is written past it.
+
+use core::arch::x86_64::*;
+
+use crate::Set;
+use crate::simd::generic::{self, Kernel};
+use crate::simd::tables::Nibbles;
+
+/// Slot `s` of the 192 holds part `s % 3` of input byte `s / 3`. For each 64-slot window:
+/// the permutation indices, the slots of each part, and the input byte of the window's
+/// first slot of each part.
+struct Layout {
+    /// Part 0 from `first` (index `i`), part 1 from `h` (index `64 + i`).
+    first_or_high: [[u8; 64]; 3],
+    /// Part 2 from `l` (index `i`).
+    low: [[u8; 64]; 3],
+    part_slots: [[u64; 3]; 3],
+    part_start: [[u32; 3]; 3],
+}
+
+static LAYOUT: Layout = {
+    let mut l = Layout {
+        first_or_high: [[0; 64]; 3],
+        low: [[0; 64]; 3],
+        part_slots: [[0; 3]; 3],
+        part_start: [[u32::MAX; 3]; 3],
+    };
+    let mut w = 0;
+    while w < 3 {
+        let mut j = 0;
+        while j < 64 {
+            let s = 64 * w + j;
+            let (i, part) = (s / 3, s % 3);
+            l.first_or_high[w][j] = if part == 1 { 64 + i as u8 } else { i as u8 };
+            l.low[w][j] = i as u8;
+            l.part_slots[w][part] |= 1 << j;
+            if l.part_start[w][part] == u32::MAX {
+                l.part_start[w][part] = i as u32;
+            }
+            j += 1;
+        }
+        w += 1;
+    }
+    l
+};
+
+#[derive(Clone, Copy)]
+pub(crate) struct Prepared {
+    lo: __m512i,
+    hi: __m512i,
+    digits: __m512i,
+    high: u64,
+    plus: bool,
+}
+
+pub(crate) struct Avx512;
+
+#[inline(always)]
+unsafe fn broadcast(row: &[u8; 16]) -> __m512i {
+    // SAFETY: 16 readable bytes; AVX-512F is available (caller).
+    unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(row.as_ptr().cast())) }
+}
+
+#[inline(always)]
+unsafe fn load64(row: &[u8; 64]) -> __m512i {
+    // SAFETY: 64 readable bytes; AVX-512F is available (caller).
+    unsafe { _mm512_loadu_si512(row.as_ptr().cast()) }
+}
+
+/// A mask of the first `n` lanes.
+#[inline(always)]
+fn first_lanes(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+impl Kernel for Avx512 {
+    const BYTES: usize = 64;
+    const SLACK: usize = 0;
+    type Prepared = Prepared;
+
+    #[inline(always)]
+    unsafe fn prepare(set: &Set, digits: &[u8; 16]) -> Prepared {
+        let t = Nibbles::new(set);
+        // SAFETY: AVX-512 is available (caller).
+        unsafe {
+            Prepared {
+                lo: broadcast(&t.lo),
+                hi: broadcast(&t.hi),
+                digits: broadcast(digits),
+                high: if set.contains(0x80) { u64::MAX } else { 0 },
+                plus: set.space_as_plus(),
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn classify(p: &Prepared, src: *const u8) -> (u64, u64) {
+        // SAFETY: 64 readable bytes and AVX-512 BW (caller).
+        unsafe {
+            let v = _mm512_loadu_si512(src.cast());
+            let row_bits = _mm512_shuffle_epi8(p.lo, v);
+            let row =
+                _mm512_shuffle_epi8(p.hi, _mm512_and_si512(_mm512_srli_epi16(v, 4), _mm512_set1_epi8(0x0F)));
+            let escaped = _mm512_test_epi8_mask(row_bits, row) | (_mm512_movepi8_mask(v) & p.high);
+            let spaces = if p.plus { _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b' ' as i8)) } else { 0 };
+            (escaped & !spaces, spaces)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn emit(p: &Prepared, src: *const u8, escaped: u64, plus: u64, dst: *mut u8) -> usize {
+        // SAFETY: 64 readable bytes at `src`, room for exactly the output at `dst` (caller);
+        // every store below is masked to the bytes that belong to the output.
+        unsafe {
+            let v = _mm512_loadu_si512(src.cast());
+            if escaped | plus == 0 {
+                _mm512_storeu_si512(dst.cast(), v);
+                return 64;
+            }
+            let kept = _mm512_mask_blend_epi8(plus, v, _mm512_set1_epi8(b'+' as i8));
+            let first = _mm512_mask_blend_epi8(escaped, kept, _mm512_set1_epi8(b'%' as i8));
+            let nibble = _mm512_set1_epi8(0x0F);
+            let h = _mm512_shuffle_epi8(p.digits, _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
+            let l = _mm512_shuffle_epi8(p.digits, _mm512_and_si512(v, nibble));
+            let mut written = 0;
+            for w in 0..3 {
+                let parts = _mm512_permutex2var_epi8(first, load64(&LAYOUT.first_or_high[w]), h);
+                let lows = _mm512_permutexvar_epi8(load64(&LAYOUT.low[w]), l);
+                let slots = _mm512_mask_blend_epi8(LAYOUT.part_slots[w][2], parts, lows);
+                if escaped == u64::MAX {
+                    _mm512_storeu_si512(dst.add(written).cast(), slots);
+                    written += 64;
+                    continue;
+                }
+                // Keep part 0 of every byte, parts 1 and 2 of escaped bytes.
+                let [_, s1, s2] = LAYOUT.part_start[w];
+                let [m0, m1, m2] = LAYOUT.part_slots[w];
+                let keep = m0 | _pdep_u64(escaped >> s1, m1) | _pdep_u64(escaped >> s2, m2);
+                let n = keep.count_ones();
+                _mm512_mask_storeu_epi8(
+                    dst.add(written).cast(),
+                    first_lanes(n),
+                    _mm512_maskz_compress_epi8(keep, slots),
+                );
+                written += n as usize;
+            }
+            written
+        }
+    }
+}
+
+/// # Safety
+/// The CPU supports AVX-512 F, BW, VBMI, VBMI2 and BMI2 ([`Backend::Avx512`](crate::Backend)).
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
+    // SAFETY: the features are available (caller).
+    unsafe { generic::count_escapes::<Avx512>(input, set) }
+}
+
+/// # Safety
+/// As for [`count_escapes`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
+pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+    // SAFETY: the features are available (caller).
+    unsafe { generic::encode::<Avx512>(input, set, digits, out) }
+}

@@ -1,0 +1,156 @@
+//! SSE2, the x86-64 baseline: no byte shuffle, so the set is classified as a list of byte
+//! ranges (`(b - lo) <= hi - lo`, three instructions each) and escapes are written one byte
+//! at a time. Runs of bytes the set keeps are still found and copied 16 bytes at a time.
+//!
+//! Every predefined set is at most 10 ranges; a custom set of more than [`MAX_RANGES`]
+//! ranges is classified byte by byte. SSE2 is the tier only for x86-64 CPUs without SSSE3
+//! (made before 2006-2011, depending on the vendor).
+
+use core::arch::x86_64::*;
+
+use crate::Set;
+use crate::simd::generic::{self, Kernel};
+
+/// More ranges than this and a per-byte test is as fast.
+pub(crate) const MAX_RANGES: usize = 12;
+
+#[derive(Clone, Copy)]
+pub(crate) struct Prepared {
+    /// `(lo, hi - lo)` of each range of escaped ASCII bytes, splatted.
+    ranges: [(__m128i, __m128i); MAX_RANGES],
+    /// How many of `ranges` are used; `None` when the set has more than `MAX_RANGES`.
+    count: Option<usize>,
+    set: Set,
+    digits: [u8; 16],
+    high: u64,
+    plus: bool,
+}
+
+pub(crate) struct Sse2;
+
+/// The ranges of consecutive escaped ASCII bytes, or `None` if there are too many.
+pub(crate) fn ranges(set: &Set) -> Option<([(u8, u8); MAX_RANGES], usize)> {
+    let mut out = [(0u8, 0u8); MAX_RANGES];
+    let mut n = 0;
+    let mut b = 0u8;
+    while b < 128 {
+        if set.contains(b) {
+            let lo = b;
+            while b < 127 && set.contains(b + 1) {
+                b += 1;
+            }
+            if n == MAX_RANGES {
+                return None;
+            }
+            out[n] = (lo, b);
+            n += 1;
+        }
+        b += 1;
+    }
+    Some((out, n))
+}
+
+impl Kernel for Sse2 {
+    const BYTES: usize = 16;
+    const SLACK: usize = 0;
+    type Prepared = Prepared;
+
+    #[inline(always)]
+    unsafe fn prepare(set: &Set, digits: &[u8; 16]) -> Prepared {
+        // SAFETY: SSE2 is part of x86-64.
+        let zero = unsafe { _mm_setzero_si128() };
+        let mut p = Prepared {
+            ranges: [(zero, zero); MAX_RANGES],
+            count: None,
+            set: *set,
+            digits: *digits,
+            high: if set.contains(0x80) { u64::MAX } else { 0 },
+            plus: set.space_as_plus(),
+        };
+        if let Some((ranges, n)) = ranges(set) {
+            for (slot, &(lo, hi)) in p.ranges.iter_mut().zip(&ranges[..n]) {
+                // SAFETY: SSE2 is part of x86-64.
+                *slot = unsafe { (_mm_set1_epi8(lo as i8), _mm_set1_epi8((hi - lo) as i8)) };
+            }
+            p.count = Some(n);
+        }
+        p
+    }
+
+    #[inline(always)]
+    unsafe fn classify(p: &Prepared, src: *const u8) -> (u64, u64) {
+        let ascii = match p.count {
+            // SAFETY: 16 readable bytes (caller); SSE2 is part of x86-64.
+            Some(n) => unsafe {
+                let v = _mm_loadu_si128(src.cast());
+                let mut hit = _mm_setzero_si128();
+                for &(lo, span) in &p.ranges[..n] {
+                    // Unsigned `x <= span` as `min(x, span) == x`. Bytes >= 0x80 never match:
+                    // every range lies below 0x80.
+                    let x = _mm_sub_epi8(v, lo);
+                    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_min_epu8(x, span), x));
+                }
+                _mm_movemask_epi8(hit) as u32 as u64 | (_mm_movemask_epi8(v) as u32 as u64 & p.high)
+            },
+            None => {
+                let mut m = 0;
+                for i in 0..16 {
+                    // SAFETY: 16 readable bytes (caller).
+                    m |= u64::from(p.set.contains(unsafe { *src.add(i) })) << i;
+                }
+                m
+            }
+        };
+        let spaces = if p.plus {
+            // SAFETY: as above.
+            unsafe {
+                let v = _mm_loadu_si128(src.cast());
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8))) as u32 as u64
+            }
+        } else {
+            0
+        };
+        (ascii & !spaces, spaces)
+    }
+
+    #[inline(always)]
+    unsafe fn emit(p: &Prepared, src: *const u8, escaped: u64, plus: u64, dst: *mut u8) -> usize {
+        // SAFETY: 16 readable bytes at `src`, room for the output at `dst` (caller).
+        unsafe {
+            if escaped | plus == 0 {
+                _mm_storeu_si128(dst.cast(), _mm_loadu_si128(src.cast()));
+                return 16;
+            }
+            let mut written = 0;
+            for i in 0..16 {
+                let b = *src.add(i);
+                if escaped >> i & 1 != 0 {
+                    *dst.add(written) = b'%';
+                    *dst.add(written + 1) = p.digits[usize::from(b >> 4)];
+                    *dst.add(written + 2) = p.digits[usize::from(b & 15)];
+                    written += 3;
+                } else {
+                    *dst.add(written) = if plus >> i & 1 != 0 { b'+' } else { b };
+                    written += 1;
+                }
+            }
+            written
+        }
+    }
+}
+
+/// # Safety
+/// Always safe on x86-64 (SSE2 is part of the architecture); `unsafe` for symmetry.
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
+    // SAFETY: SSE2 is available.
+    unsafe { generic::count_escapes::<Sse2>(input, set) }
+}
+
+/// # Safety
+/// As for [`count_escapes`].
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+    // SAFETY: SSE2 is available.
+    unsafe { generic::encode::<Sse2>(input, set, digits, out) }
+}

@@ -1,0 +1,157 @@
+//! SSSE3: 16-byte blocks, nibble-table classification with `pshufb`, escapes laid out with
+//! `pshufb` from a 16-entry pattern table. The emission is shared with the AVX2 kernel.
+
+use core::arch::x86_64::*;
+
+use crate::Set;
+use crate::simd::generic::{self, Kernel};
+use crate::simd::tables::{DENSE_H, DENSE_L, DENSE_PCT, EXPAND4, Nibbles, group_len};
+
+#[derive(Clone, Copy)]
+pub(crate) struct Prepared {
+    lo: __m128i,
+    hi: __m128i,
+    digits: __m128i,
+    /// All ones when bytes `0x80..=0xFF` are escaped (not an IRI set).
+    high: u64,
+    plus: bool,
+}
+
+pub(crate) struct Ssse3;
+
+#[inline(always)]
+unsafe fn load(p: *const u8) -> __m128i {
+    // SAFETY: the caller guarantees 16 readable bytes; `loadu` has no alignment requirement.
+    unsafe { _mm_loadu_si128(p.cast()) }
+}
+
+#[inline(always)]
+unsafe fn store(p: *mut u8, v: __m128i) {
+    // SAFETY: the caller guarantees 16 writable bytes.
+    unsafe { _mm_storeu_si128(p.cast(), v) }
+}
+
+impl Kernel for Ssse3 {
+    const BYTES: usize = 16;
+    const SLACK: usize = 16;
+    type Prepared = Prepared;
+
+    #[inline(always)]
+    unsafe fn prepare(set: &Set, digits: &[u8; 16]) -> Prepared {
+        let t = Nibbles::new(set);
+        // SAFETY: the arrays are 16 bytes long.
+        unsafe {
+            Prepared {
+                lo: load(t.lo.as_ptr()),
+                hi: load(t.hi.as_ptr()),
+                digits: load(digits.as_ptr()),
+                high: if set.contains(0x80) { u64::MAX } else { 0 },
+                plus: set.space_as_plus(),
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn classify(p: &Prepared, src: *const u8) -> (u64, u64) {
+        // SAFETY: the caller guarantees 16 readable bytes and SSSE3.
+        unsafe { classify16(p.lo, p.hi, p.high, p.plus, load(src)) }
+    }
+
+    #[inline(always)]
+    unsafe fn emit(p: &Prepared, src: *const u8, escaped: u64, plus: u64, dst: *mut u8) -> usize {
+        // SAFETY: the caller guarantees the bytes and room, and SSSE3.
+        unsafe { emit16(p.digits, load(src), escaped, plus, dst) }
+    }
+}
+
+/// The masks of 16 bytes: escaped as `%HH`, and spaces written as `+`.
+///
+/// # Safety
+/// The CPU supports SSSE3.
+#[inline(always)]
+pub(super) unsafe fn classify16(lo: __m128i, hi: __m128i, high: u64, plus: bool, v: __m128i) -> (u64, u64) {
+    // SAFETY: SSSE3 is available (caller).
+    unsafe {
+        // `pshufb` reads the low nibble, and gives 0 for bytes with the top bit set.
+        let row_bits = _mm_shuffle_epi8(lo, v);
+        let row = _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(v, 4), _mm_set1_epi8(0x0F)));
+        let kept = _mm_cmpeq_epi8(_mm_and_si128(row_bits, row), _mm_setzero_si128());
+        let ascii = !(_mm_movemask_epi8(kept) as u32) as u64 & 0xFFFF;
+        let escaped = ascii | (_mm_movemask_epi8(v) as u32 as u64 & high);
+        let spaces =
+            if plus { _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8))) as u64 } else { 0 };
+        (escaped & !spaces, spaces)
+    }
+}
+
+/// Writes the encoding of the 16 bytes `v` to `dst` and returns its length (16 to 48 bytes;
+/// stores may reach 16 bytes further).
+///
+/// # Safety
+/// The CPU supports SSSE3; `dst` is valid for the output plus 16 bytes.
+#[inline(always)]
+pub(super) unsafe fn emit16(digits: __m128i, v: __m128i, escaped: u64, plus: u64, dst: *mut u8) -> usize {
+    // SAFETY: SSSE3 is available and `dst` has room (caller); table rows are 16 bytes.
+    unsafe {
+        if escaped | plus == 0 {
+            store(dst, v);
+            return 16;
+        }
+        let mask = _mm_set1_epi8(0x0F);
+        let h = _mm_shuffle_epi8(digits, _mm_and_si128(_mm_srli_epi16(v, 4), mask));
+        let l = _mm_shuffle_epi8(digits, _mm_and_si128(v, mask));
+        if escaped == 0xFFFF {
+            // Every byte escaped: interleave `%`, h and l with fixed patterns.
+            for t in 0..3 {
+                let out = _mm_or_si128(
+                    _mm_or_si128(
+                        _mm_shuffle_epi8(h, load(DENSE_H[t].as_ptr())),
+                        _mm_shuffle_epi8(l, load(DENSE_L[t].as_ptr())),
+                    ),
+                    load(DENSE_PCT[t].as_ptr()),
+                );
+                store(dst.add(16 * t), out);
+            }
+            return 48;
+        }
+        let kept = if plus != 0 {
+            let space = _mm_cmpeq_epi8(v, _mm_set1_epi8(b' ' as i8));
+            _mm_or_si128(_mm_andnot_si128(space, v), _mm_and_si128(space, _mm_set1_epi8(b'+' as i8)))
+        } else {
+            v
+        };
+        // Four groups of four bytes, each as `[kept x4, h x4, l x4, '%' x4]`.
+        let pct = _mm_set1_epi8(b'%' as i8);
+        let (t1, t2) = (_mm_unpacklo_epi32(kept, h), _mm_unpacklo_epi32(l, pct));
+        let (t3, t4) = (_mm_unpackhi_epi32(kept, h), _mm_unpackhi_epi32(l, pct));
+        let groups = [
+            _mm_unpacklo_epi64(t1, t2),
+            _mm_unpackhi_epi64(t1, t2),
+            _mm_unpacklo_epi64(t3, t4),
+            _mm_unpackhi_epi64(t3, t4),
+        ];
+        let mut written = 0;
+        for (g, group) in groups.into_iter().enumerate() {
+            let m = escaped >> (4 * g) & 15;
+            store(dst.add(written), _mm_shuffle_epi8(group, load(EXPAND4[m as usize].as_ptr())));
+            written += group_len(m);
+        }
+        written
+    }
+}
+
+/// # Safety
+/// The CPU supports SSSE3.
+#[target_feature(enable = "ssse3")]
+pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
+    // SAFETY: SSSE3 is available (caller).
+    unsafe { generic::count_escapes::<Ssse3>(input, set) }
+}
+
+/// # Safety
+/// The CPU supports SSSE3.
+#[target_feature(enable = "ssse3")]
+pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+    // SAFETY: SSSE3 is available (caller).
+    unsafe { generic::encode::<Ssse3>(input, set, digits, out) }
+}

@@ -1,0 +1,188 @@
+//! Every SIMD backend this CPU has, pinned in-process against the scalar reference: every
+//! length around the vector sizes, every alignment, every byte value at every position near a
+//! block boundary, every predefined set, every one-byte set, random sets; plus, IRI and
+//! lowercase included.
+//!
+//! The backends that ran are printed. `PCTENC_EXPECT_BACKENDS` (a comma-separated list, set by
+//! CI per machine) names backends that must be available: detection that silently lost one
+//! fails here instead of quietly testing less.
+
+use pctenc::{Backend, Encoder, Engine, Set, sets};
+use proptest::prelude::*;
+
+/// The widest block any backend reads (AVX-512).
+const WIDEST: usize = 64;
+
+fn engines() -> Vec<Engine> {
+    let available: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.is_available()).collect();
+    eprintln!("backends available and tested: {available:?}; detected: {:?}", Backend::detect());
+    if let Ok(expected) = std::env::var("PCTENC_EXPECT_BACKENDS") {
+        for name in expected.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let backend = Backend::from_name(name).unwrap_or_else(|| panic!("unknown backend {name:?}"));
+            assert!(backend.is_available(), "{name} is expected on this machine but not detected");
+        }
+    }
+    let best = available.iter().copied().max().unwrap();
+    assert_eq!(Backend::detect(), best, "detect() must pick the widest available backend");
+    available.into_iter().filter(|&b| b != Backend::Scalar).map(|b| Engine::new(b).unwrap()).collect()
+}
+
+/// Encodes with `engine` into an exact-size slice followed by guard bytes, checks the guard,
+/// the length and `encoded_len`, and compares everything with the scalar engine.
+fn check(engine: Engine, input: &[u8], enc: Encoder) {
+    let scalar = enc.engine(Engine::scalar());
+    let fast = enc.engine(engine);
+    let want = scalar.encode(input);
+    let n = fast.encoded_len(input);
+    assert_eq!(n, want.len(), "{:?} encoded_len of {input:?} with {:?}", engine.backend(), enc.set());
+    let mut buf = vec![0xA5u8; n + 80];
+    let written = fast.encode_slice(input, &mut buf[..n]).unwrap();
+    assert_eq!(written, n);
+    assert!(buf[n..].iter().all(|&b| b == 0xA5), "{:?} wrote past the output", engine.backend());
+    if buf[..n] != *want.as_bytes() {
+        panic!(
+            "{:?} differs from scalar on {input:?} with {:?}:\n  fast:   {:?}\n  scalar: {:?}",
+            engine.backend(),
+            enc.set(),
+            String::from_utf8_lossy(&buf[..n]),
+            want
+        );
+    }
+}
+
+fn pseudo_random(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// Inputs that exercise every path of a block: all kept, all escaped, mixed, spaces.
+fn patterns(len: usize) -> Vec<Vec<u8>> {
+    vec![
+        vec![b'a'; len],
+        vec![b'%'; len],
+        vec![b' '; len],
+        vec![0xE9; len],
+        (0..len).map(|i| b"ab c/d~e"[i % 8]).collect(),
+        "中文 é".bytes().cycle().take(len).collect(),
+        pseudo_random(len as u64, len),
+        pseudo_random(len as u64 + 1000, len).iter().map(|b| b & 0x7F).collect(),
+    ]
+}
+
+fn all_encoders() -> Vec<Encoder> {
+    let mut out = Vec::new();
+    for named in sets::NAMED {
+        for iri in [false, true] {
+            out.push(Encoder::new(named.set.with_iri(iri)));
+        }
+    }
+    out.push(Encoder::new(sets::FORM).lowercase(true));
+    out.push(Encoder::new(sets::COMPONENT).lowercase(true));
+    out.push(Encoder::new(Set::ALL));
+    out.push(Encoder::new(Set::EMPTY));
+    out.push(Encoder::new(Set::EMPTY.with_space_as_plus(true)));
+    out
+}
+
+#[test]
+fn every_length_and_pattern_with_every_set() {
+    for engine in engines() {
+        for enc in all_encoders() {
+            for len in 0..=3 * WIDEST + 1 {
+                for input in patterns(len) {
+                    check(engine, &input, enc);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_alignment() {
+    for engine in engines() {
+        let buf = pseudo_random(7, 4 * WIDEST + 64);
+        let text: Vec<u8> = "a-b c/é_中~".bytes().cycle().take(4 * WIDEST + 64).collect();
+        for offset in 0..64 {
+            for len in [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 3 * WIDEST + 1] {
+                for source in [&buf, &text] {
+                    for enc in [Encoder::new(sets::RFC3986), Encoder::new(sets::FORM)] {
+                        check(engine, &source[offset..offset + len], enc);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every byte value at every position of inputs whose lengths straddle each block size.
+#[test]
+fn every_byte_at_every_position_near_block_boundaries() {
+    let lengths = [15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 127, 128, 129];
+    for engine in engines() {
+        for enc in [
+            Encoder::new(sets::COMPONENT),
+            Encoder::new(sets::FORM),
+            Encoder::new(sets::PATH.with_iri(true)).lowercase(true),
+        ] {
+            for &len in &lengths {
+                for base in [vec![b'a'; len], vec![b'%'; len]] {
+                    for pos in 0..len {
+                        let mut input = base.clone();
+                        for b in 0..=255u8 {
+                            input[pos] = b;
+                            check(engine, &input, enc);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_one_byte_set_and_its_complement() {
+    let input: Vec<u8> = (0..=255u8).chain(0..=255u8).chain(*b"    ").collect();
+    for engine in engines() {
+        for b in 0..128u8 {
+            for set in [Set::EMPTY.add(b), Set::EMPTY.add(b).complement()] {
+                for plus in [false, true] {
+                    check(engine, &input, Encoder::new(set.with_space_as_plus(plus)));
+                    check(engine, &input[7..150], Encoder::new(set.with_space_as_plus(plus)).lowercase(true));
+                }
+            }
+        }
+    }
+}
+
+fn set_from_bits(bits: u128) -> Set {
+    (0..128u8).fold(Set::EMPTY, |set, b| if bits >> b & 1 == 1 { set.add(b) } else { set })
+}
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_sets_and_inputs(
+        bits in any::<u128>(),
+        plus in any::<bool>(),
+        iri in any::<bool>(),
+        lowercase in any::<bool>(),
+        input in proptest::collection::vec(prop_oneof![any::<u8>(), Just(b' '), Just(b'%'), 0x20u8..0x7F], 0..600),
+    ) {
+        let set = set_from_bits(bits).with_space_as_plus(plus).with_iri(iri);
+        for engine in engines() {
+            check(engine, &input, Encoder::new(set).lowercase(lowercase));
+        }
+    }
+}
