@@ -237,3 +237,33 @@ fn stdin_streams_with_bounded_memory() {
     eprintln!("peak RSS of `pctenc encode --binary` over {} MiB: {} KiB", TOTAL >> 20, peak_kib);
     assert!(peak_kib > 0 && peak_kib < 32 * 1024, "peak RSS {peak_kib} KiB");
 }
+
+#[test]
+fn every_backend_gives_the_same_output() {
+    let input: Vec<u8> = "Jürgen & Björk, 100% /path?q=中文 ~\n".repeat(50).into_bytes();
+    let want = ok(&["encode", "--set", "component"], &input);
+    let mut ran = Vec::new();
+    for backend in pctenc::Backend::ALL {
+        if !backend.is_available() {
+            let (code, msg) = fails(&["encode", "--backend", backend.name()], b"");
+            assert_eq!(code, 2, "{msg}");
+            assert!(msg.contains("not available"), "{msg}");
+            continue;
+        }
+        assert_eq!(ok(&["encode", "--set", "component", "--backend", backend.name()], &input), want);
+        assert_eq!(ok(&["--backend", backend.name(), "decode"], &want), input);
+        ran.push(backend.name());
+    }
+    eprintln!("CLI backends run: {ran:?}");
+    let (code, _) = fails(&["encode", "--backend", "mmx"], b"");
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn info_names_the_chosen_backend() {
+    let out = String::from_utf8(ok(&["info"], b"")).unwrap();
+    let detected = pctenc::Backend::detect().name();
+    assert!(out.lines().any(|l| l.starts_with("backend chosen:") && l.ends_with(detected)), "{out}");
+    let out = String::from_utf8(ok(&["info", "--backend", "scalar"], b"")).unwrap();
+    assert!(out.lines().any(|l| l.starts_with("backend chosen:") && l.ends_with(" scalar")), "{out}");
+}

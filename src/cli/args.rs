@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use pctenc::Set;
+use pctenc::{Backend, Set};
 
 /// Percent-encode and decode (URL-encode), exactly as the standards and the popular
 /// implementations do, fast.
@@ -16,6 +16,9 @@ use pctenc::Set;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Run on this backend instead of the fastest one the CPU has (see `pctenc info`).
+    #[arg(long, global = true, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -26,6 +29,8 @@ pub enum Command {
     Decode(DecodeArgs),
     /// List every set with the characters it keeps.
     Sets,
+    /// Show the CPU features found, the backends available and the one chosen.
+    Info,
 }
 
 #[derive(Debug, Args)]
@@ -87,6 +92,13 @@ pub enum Utf8Arg {
     Bytes,
     Strict,
     Lossy,
+}
+
+fn parse_backend(name: &str) -> Result<Backend, String> {
+    Backend::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+        format!("unknown backend; known backends: {}", names.join(", "))
+    })
 }
 
 fn parse_set(name: &str) -> Result<Set, String> {

@@ -3,6 +3,7 @@
 pub mod args;
 mod decode;
 mod encode;
+mod info;
 mod input;
 mod output;
 mod sets;
@@ -56,10 +57,16 @@ impl fmt::Display for Failure {
 
 /// Runs one command.
 pub fn run(cli: Cli) -> Result<(), Failure> {
+    let engine = match cli.backend {
+        None => pctenc::Engine::detect(),
+        Some(backend) => pctenc::Engine::new(backend).ok_or_else(|| {
+            Failure::Usage(format!("backend {backend} is not available on this CPU (see 'pctenc info')"))
+        })?,
+    };
     match cli.command {
         Command::Encode(args) => {
             let set = args.effective_set().map_err(Failure::Usage)?;
-            let encoder = pctenc::Encoder::new(set).lowercase(args.lowercase);
+            let encoder = engine.encoder(set).lowercase(args.lowercase);
             let mut out = Output::open(args.io.output.as_deref())?;
             encode::run(&encoder, args.binary, &args.io.files, &mut out)?;
             out.finish()
@@ -78,6 +85,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Sets => {
             let mut out = Output::open(None)?;
             out.write_all(sets::table().as_bytes())?;
+            out.finish()
+        }
+        Command::Info => {
+            let mut out = Output::open(None)?;
+            out.write_all(info::report(engine).as_bytes())?;
             out.finish()
         }
     }

@@ -1,0 +1,45 @@
+//! `pctenc info`: what the CPU offers and what pctenc makes of it.
+
+use std::fmt::Write;
+
+use pctenc::{Backend, Engine};
+
+/// The CPU features the backends depend on, and whether this CPU has them.
+fn features() -> Vec<(&'static str, bool)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        vec![
+            ("sse2", has!("sse2")),
+            ("ssse3", has!("ssse3")),
+            ("avx2", has!("avx2")),
+            ("bmi2", has!("bmi2")),
+            ("avx512f", has!("avx512f")),
+            ("avx512bw", has!("avx512bw")),
+            ("avx512vbmi", has!("avx512vbmi")),
+            ("avx512vbmi2", has!("avx512vbmi2")),
+        ]
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        vec![("neon", std::arch::is_aarch64_feature_detected!("neon"))]
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        Vec::new()
+    }
+}
+
+pub fn report(chosen: Engine) -> String {
+    let mut out = String::new();
+    let found: Vec<&str> = features().into_iter().filter(|f| f.1).map(|f| f.0).collect();
+    let missing: Vec<&str> = features().into_iter().filter(|f| !f.1).map(|f| f.0).collect();
+    let _ = writeln!(out, "architecture:        {}", std::env::consts::ARCH);
+    let _ = writeln!(out, "cpu features found:  {}", if found.is_empty() { "-".into() } else { found.join(" ") });
+    let _ = writeln!(out, "cpu features absent: {}", if missing.is_empty() { "-".into() } else { missing.join(" ") });
+    let available: Vec<&str> = Backend::ALL.iter().filter(|b| b.is_available()).map(|b| b.name()).collect();
+    let _ = writeln!(out, "backends available:  {}", available.join(" "));
+    let _ = writeln!(out, "backend detected:    {}", Backend::detect());
+    let _ = writeln!(out, "backend chosen:      {}", chosen.backend());
+    out
+}
