@@ -5,7 +5,8 @@
 //!
 //! The backends that ran are printed. `PCTENC_EXPECT_BACKENDS` (a comma-separated list, set by
 //! CI per machine) names backends that must be available: detection that silently lost one
-//! fails here instead of quietly testing less.
+//! fails here instead of quietly testing less; `PCTENC_EXPECT_DETECTED` names the backend
+//! detection must choose (CI sets it when it runs the suite under `qemu-x86_64 -cpu MODEL`).
 
 use pctenc::{Backend, Encoder, Engine, Set, sets};
 use proptest::prelude::*;
@@ -21,6 +22,9 @@ fn engines() -> Vec<Engine> {
             let backend = Backend::from_name(name).unwrap_or_else(|| panic!("unknown backend {name:?}"));
             assert!(backend.is_available(), "{name} is expected on this machine but not detected");
         }
+    }
+    if let Ok(name) = std::env::var("PCTENC_EXPECT_DETECTED") {
+        assert_eq!(Backend::detect().name(), name.trim(), "PCTENC_EXPECT_DETECTED");
     }
     let best = available.iter().copied().max().unwrap();
     assert_eq!(Backend::detect(), best, "detect() must pick the widest available backend");

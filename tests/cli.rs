@@ -4,8 +4,24 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+/// The binary as a command. `PCTENC_CLI_RUNNER` (for example
+/// `qemu-aarch64 -L /usr/aarch64-linux-gnu`) runs it under an emulator when it was built for
+/// another architecture.
+fn command() -> Command {
+    let exe = env!("CARGO_BIN_EXE_pctenc");
+    match std::env::var("PCTENC_CLI_RUNNER") {
+        Ok(runner) if !runner.trim().is_empty() => {
+            let mut words = runner.split_whitespace();
+            let mut cmd = Command::new(words.next().unwrap());
+            cmd.args(words).arg(exe);
+            cmd
+        }
+        _ => Command::new(exe),
+    }
+}
+
 fn pctenc(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pctenc"))
+    let mut child = command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -199,12 +215,8 @@ fn sets_lists_every_set() {
 #[cfg(target_os = "linux")]
 #[test]
 fn stdin_streams_with_bounded_memory() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pctenc"))
-        .args(["encode", "--binary"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        command().args(["encode", "--binary"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     let pid = child.id();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = child.stdout.take().unwrap();

@@ -35,8 +35,13 @@ pub fn report(chosen: Engine) -> String {
     let found: Vec<&str> = features().into_iter().filter(|f| f.1).map(|f| f.0).collect();
     let missing: Vec<&str> = features().into_iter().filter(|f| !f.1).map(|f| f.0).collect();
     let _ = writeln!(out, "architecture:        {}", std::env::consts::ARCH);
-    let _ = writeln!(out, "cpu features found:  {}", if found.is_empty() { "-".into() } else { found.join(" ") });
-    let _ = writeln!(out, "cpu features absent: {}", if missing.is_empty() { "-".into() } else { missing.join(" ") });
+    let _ =
+        writeln!(out, "cpu features found:  {}", if found.is_empty() { "-".into() } else { found.join(" ") });
+    let _ = writeln!(
+        out,
+        "cpu features absent: {}",
+        if missing.is_empty() { "-".into() } else { missing.join(" ") }
+    );
     let available: Vec<&str> = Backend::ALL.iter().filter(|b| b.is_available()).map(|b| b.name()).collect();
     let _ = writeln!(out, "backends available:  {}", available.join(" "));
     let _ = writeln!(out, "backend detected:    {}", Backend::detect());
