@@ -16,7 +16,10 @@ const WIDEST: usize = 64;
 
 fn engines() -> Vec<Engine> {
     let available: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.is_available()).collect();
-    eprintln!("backends available and tested: {available:?}; detected: {:?}", Backend::detect());
+    static REPORT: std::sync::Once = std::sync::Once::new();
+    REPORT.call_once(|| {
+        eprintln!("backends available and tested: {available:?}; detected: {:?}", Backend::detect())
+    });
     if let Ok(expected) = std::env::var("PCTENC_EXPECT_BACKENDS") {
         for name in expected.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             let backend = Backend::from_name(name).unwrap_or_else(|| panic!("unknown backend {name:?}"));
