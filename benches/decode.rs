@@ -107,16 +107,16 @@ fn bench_decode(c: &mut Criterion) {
             });
 
             let decoder = Decoder::new();
-            group.bench_function(pctenc_id(None), |b| {
+            group.bench_function(pctenc_id("scalar", None), |b| {
                 b.iter(|| black_box(decoder).decode_slice(black_box(input), black_box(&mut buf)).unwrap())
             });
             drop(buf);
 
-            group.bench_function(pctenc_id(Some("cow")), |b| {
+            group.bench_function(pctenc_id("scalar", Some("cow")), |b| {
                 b.iter(|| pctenc::decode(black_box(input)).unwrap())
             });
 
-            group.bench_function(pctenc_id(Some("lenient")), |b| {
+            group.bench_function(pctenc_id("scalar", Some("lenient")), |b| {
                 b.iter(|| pctenc::decode_lenient(black_box(input)))
             });
 

@@ -19,9 +19,11 @@
 //! size the input length in bytes; throughput `Bytes(input length)`; functions:
 //!
 //! - `memcpy`: `copy_from_slice` into a preallocated buffer, the upper bound;
-//! - `pctenc-scalar`: `pctenc::encode_slice` into a buffer sized with `pctenc::encoded_len`
-//!   (the measured call computes the length again itself: it is two passes);
-//! - `pctenc-scalar-string`: `pctenc::encode_string` into a reused, cleared `String`;
+//! - `pctenc-<backend>` for every backend this CPU has (`scalar`, `sse2`, `ssse3`, `avx2`,
+//!   `avx512`, `neon`): `Engine::encode_slice` into a buffer sized with `encoded_len` (the
+//!   measured call computes the length again itself: it is two passes);
+//! - `pctenc-<best>-string`: `pctenc::encode_string` (the detected backend) into a reused,
+//!   cleared `String`;
 //! - `percent-encoding`: `percent_encode` with an `AsciiSet` equal to rfc3986, pushed into a
 //!   reused `String`;
 //! - `urlencoding`: `urlencoding::encode_binary` (same set as rfc3986; it allocates its
@@ -30,12 +32,11 @@
 //!   the form set (keeps `*`, escapes `~`, space as `+`), not rfc3986: close, but not the same
 //!   output; it is checked against `pctenc::sets::FORM` instead.
 //!
-//! Future pctenc backends add `pctenc-<backend>` / `pctenc-<backend>-string` to the same groups.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pctenc::sets;
+use pctenc::{Backend, Engine, sets};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 
 mod common;
@@ -56,6 +57,11 @@ fn form_encode(input: &[u8], out: &mut String) {
 /// between equal work.
 fn check(id: &str, input: &[u8]) {
     let len = pctenc::encoded_len(input, &sets::RFC3986);
+    for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+        let engine = Engine::new(backend).unwrap();
+        let fast = engine.encode(input, &sets::RFC3986);
+        assert_eq!(fast, Engine::scalar().encode(input, &sets::RFC3986), "{id}: {backend} != scalar");
+    }
     let mut buf = vec![0u8; len];
     let n = pctenc::encode_slice(input, &sets::RFC3986, &mut buf).expect("buffer sized by encoded_len");
     assert_eq!(n, len, "{id}: encode_slice wrote a length other than encoded_len");
@@ -101,16 +107,19 @@ fn bench_encode(c: &mut Criterion) {
             drop(copy);
 
             let mut buf = vec![0u8; pctenc::encoded_len(input, &sets::RFC3986)];
-            group.bench_function(pctenc_id(None), |b| {
-                b.iter(|| {
-                    pctenc::encode_slice(black_box(input), &sets::RFC3986, black_box(&mut buf)).unwrap()
-                })
-            });
+            for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+                let engine = Engine::new(backend).unwrap();
+                group.bench_function(pctenc_id(backend.name(), None), |b| {
+                    b.iter(|| {
+                        engine.encode_slice(black_box(input), &sets::RFC3986, black_box(&mut buf)).unwrap()
+                    })
+                });
+            }
             let cap = buf.len();
             drop(buf);
 
             let mut out = String::with_capacity(cap);
-            group.bench_function(pctenc_id(Some("string")), |b| {
+            group.bench_function(pctenc_id(Backend::detect().name(), Some("string")), |b| {
                 b.iter(|| {
                     out.clear();
                     pctenc::encode_string(black_box(input), &sets::RFC3986, &mut out);

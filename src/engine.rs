@@ -84,7 +84,7 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Ssse3 => x86_has!("ssse3"),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => x86_has!("avx2"),
+            Backend::Avx2 => x86_has!("avx2") && x86_has!("popcnt"),
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => {
                 x86_has!("avx512f")

@@ -136,7 +136,7 @@ pub fn encode_string(input: impl AsRef<[u8]>, set: &Set, out: &mut String) {
 
 /// Percent-encodes `input` with `set` into the start of `out` and returns the number of bytes
 /// written. Never allocates and never writes past `out`; when `out` is too small it returns
-/// [`BufferTooSmall`] (with the size needed) and leaves `out` untouched.
+/// [`BufferTooSmall`] with the size needed (what was written into `out` is then unspecified).
 ///
 /// ```
 /// let mut buf = [0u8; 16];

@@ -12,13 +12,12 @@ use criterion::{BenchmarkGroup, SamplingMode};
 /// The name of the pctenc backend measured today. Benchmark ids for pctenc are
 /// `pctenc-<backend>` (slice API) and `pctenc-<backend>-<variant>` (`-string`, `-cow`,
 /// `-lenient`), so that future SIMD backends join the same groups as `pctenc-avx2`, ...
-pub const PCTENC_BACKEND: &str = "scalar";
-
-/// The benchmark id of a pctenc function: `pctenc-scalar` or `pctenc-scalar-<variant>`.
-pub fn pctenc_id(variant: Option<&str>) -> String {
+/// The benchmark id of a pctenc function on a backend: `pctenc-avx2` or
+/// `pctenc-avx2-<variant>`.
+pub fn pctenc_id(backend: &str, variant: Option<&str>) -> String {
     match variant {
-        None => format!("pctenc-{PCTENC_BACKEND}"),
-        Some(v) => format!("pctenc-{PCTENC_BACKEND}-{v}"),
+        None => format!("pctenc-{backend}"),
+        Some(v) => format!("pctenc-{backend}-{v}"),
     }
 }
 

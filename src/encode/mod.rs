@@ -108,7 +108,10 @@ impl Encoder {
         let input = input.as_ref();
         let engine = self.engine_in_use();
         let mut escapes = 0usize;
-        segments(input, &self.set, |seg, set| escapes += simd::count_escapes(engine, seg, set));
+        let _ = try_segments(input, &self.set, |seg, set| {
+            escapes += simd::count_escapes(engine, seg, set);
+            Some(())
+        });
         escaped_len(input.len(), escapes)
     }
 
@@ -124,8 +127,9 @@ impl Encoder {
     }
 
     /// Encodes `input` into the start of `out` and returns the number of bytes written.
-    /// Never allocates. When `out` is too small, returns [`BufferTooSmall`] with the size
-    /// needed and leaves `out` untouched.
+    /// Never allocates, never writes past `out`, and reads the input once when it fits. When
+    /// `out` is too small, returns [`BufferTooSmall`] with the size needed; what was written
+    /// into `out` is then unspecified.
     ///
     /// ```
     /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
@@ -135,22 +139,20 @@ impl Encoder {
     /// ```
     pub fn encode_slice(&self, input: impl AsRef<[u8]>, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
         let input = input.as_ref();
-        let needed = self.encoded_len(input);
-        if needed > out.len() {
-            return Err(BufferTooSmall { needed, available: out.len() });
-        }
-        Ok(self.write(input, &mut out[..needed]))
+        // One pass: the size is only computed when it turns out not to fit.
+        self.write(input, out)
+            .ok_or_else(|| BufferTooSmall { needed: self.encoded_len(input), available: out.len() })
     }
 
-    /// Encodes `input` into `out`, which is exactly as long as the output.
-    fn write(&self, input: &[u8], out: &mut [u8]) -> usize {
+    /// Encodes `input` into the start of `out`: the length, or `None` if `out` is too small.
+    fn write(&self, input: &[u8], out: &mut [u8]) -> Option<usize> {
         let (engine, digits) = (self.engine_in_use(), self.digits());
         let mut written = 0;
-        segments(input, &self.set, |seg, set| {
-            written += simd::encode(engine, seg, set, digits, &mut out[written..]);
-        });
-        debug_assert_eq!(written, out.len());
-        written
+        try_segments(input, &self.set, |seg, set| {
+            written += simd::encode(engine, seg, set, digits, out.get_mut(written..)?)?;
+            Some(())
+        })?;
+        Some(written)
     }
 
     /// Encodes `input`, borrowing it when nothing needs escaping.
@@ -219,7 +221,8 @@ impl Encoder {
             .expect("encoded output overflows usize");
         let start = out.len();
         out.resize(len, 0);
-        self.write(input, &mut out[start..]);
+        let written = self.write(input, &mut out[start..]);
+        debug_assert_eq!(written, Some(len - start));
     }
 
     /// Encodes UTF-16 text (a JavaScript or Windows string) as its UTF-8 bytes, failing on a
@@ -269,8 +272,8 @@ pub(crate) fn escaped_len(len: usize, escapes: usize) -> Option<usize> {
 
 /// Calls `f` on consecutive parts of `input` with the set to use for each: `set` itself,
 /// except that with an IRI set the bytes that are not valid UTF-8 get the non-IRI set, which
-/// escapes them.
-fn segments(input: &[u8], set: &Set, mut f: impl FnMut(&[u8], &Set)) {
+/// escapes them. Stops at the first `None` from `f`.
+fn try_segments(input: &[u8], set: &Set, mut f: impl FnMut(&[u8], &Set) -> Option<()>) -> Option<()> {
     if !set.is_iri() {
         return f(input, set);
     }
@@ -282,8 +285,8 @@ fn segments(input: &[u8], set: &Set, mut f: impl FnMut(&[u8], &Set)) {
             Err(e) => {
                 let (valid, after) = rest.split_at(e.valid_up_to());
                 let bad = e.error_len().unwrap_or(after.len());
-                f(valid, set);
-                f(&after[..bad], &escape_all);
+                f(valid, set)?;
+                f(&after[..bad], &escape_all)?;
                 rest = &after[bad..];
             }
         }

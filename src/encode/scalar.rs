@@ -31,11 +31,9 @@ pub(crate) fn count_escapes(input: &[u8], set: &Set) -> usize {
     if set.space_as_plus() { escaped - input.iter().filter(|&&b| b == b' ').count() } else { escaped }
 }
 
-/// Encodes `input` into the start of `out` and returns how many bytes it wrote.
-///
-/// `out` must hold the whole output (`input.len() + 2 * count_escapes(input, set)` bytes);
-/// a shorter `out` is a bug in the caller and panics on the slice bounds check.
-pub(crate) fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+/// Encodes `input` into the start of `out` and returns how many bytes it wrote, or `None`
+/// when `out` is too small (then what was written is unspecified).
+pub(crate) fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
     let plus = set.space_as_plus();
     let bits = Bits::new(set);
     let mut written = 0;
@@ -43,14 +41,14 @@ pub(crate) fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8])
     while !rest.is_empty() {
         // Copy the run of bytes that the set keeps in one go.
         let run = rest.iter().position(|&b| bits.escaped(b)).unwrap_or(rest.len());
-        out[written..written + run].copy_from_slice(&rest[..run]);
+        out.get_mut(written..written + run)?.copy_from_slice(&rest[..run]);
         written += run;
         let Some(&b) = rest.get(run) else { break };
         if plus && b == b' ' {
-            out[written] = b'+';
+            *out.get_mut(written)? = b'+';
             written += 1;
         } else {
-            out[written..written + 3].copy_from_slice(&[
+            out.get_mut(written..written + 3)?.copy_from_slice(&[
                 b'%',
                 digits[usize::from(b >> 4)],
                 digits[usize::from(b & 15)],
@@ -59,5 +57,5 @@ pub(crate) fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8])
         }
         rest = &rest[run + 1..];
     }
-    written
+    Some(written)
 }

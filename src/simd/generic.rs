@@ -15,6 +15,9 @@ pub(crate) trait Kernel {
     const BYTES: usize;
     /// How many bytes past its output a block's stores may write (at most 64).
     const SLACK: usize;
+    /// Blocks classified per step over a run that needs no escaping (enough to keep the
+    /// vector units busy: about 128 bytes).
+    const RUN: usize;
     /// The set's constants, kept in registers across blocks.
     type Prepared: Copy;
 
@@ -54,6 +57,21 @@ pub(crate) unsafe fn count_escapes<K: Kernel>(input: &[u8], set: &Set) -> usize 
     let p = unsafe { K::prepare(set, crate::hex::UPPER) };
     let mut count = 0;
     let mut at = 0;
+    // Four blocks per round: their classifications are independent.
+    while at + 4 * K::BYTES <= input.len() {
+        // SAFETY: `at + 4 * BYTES <= input.len()`.
+        let masks = unsafe {
+            let src = input.as_ptr().add(at);
+            [
+                K::classify(&p, src).0,
+                K::classify(&p, src.add(K::BYTES)).0,
+                K::classify(&p, src.add(2 * K::BYTES)).0,
+                K::classify(&p, src.add(3 * K::BYTES)).0,
+            ]
+        };
+        count += masks.iter().map(|m| m.count_ones() as usize).sum::<usize>();
+        at += 4 * K::BYTES;
+    }
     while at + K::BYTES <= input.len() {
         // SAFETY: `at + BYTES <= input.len()`.
         let (escaped, _) = unsafe { K::classify(&p, input.as_ptr().add(at)) };
@@ -71,12 +89,18 @@ pub(crate) unsafe fn count_escapes<K: Kernel>(input: &[u8], set: &Set) -> usize 
     count
 }
 
-/// Encodes `input` into `out` (exactly as long as the output) and returns its length.
+/// Encodes `input` into `out` and returns the output's length, or `None` when `out` is too
+/// small (then what was written is unspecified; nothing is written past `out`).
 ///
 /// # Safety
 /// The CPU supports `K`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn encode<K: Kernel>(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+pub(crate) unsafe fn encode<K: Kernel>(
+    input: &[u8],
+    set: &Set,
+    digits: &[u8; 16],
+    out: &mut [u8],
+) -> Option<usize> {
     if input.len() < K::BYTES {
         return scalar::encode(input, set, digits, out);
     }
@@ -85,28 +109,68 @@ pub(crate) unsafe fn encode<K: Kernel>(input: &[u8], set: &Set, digits: &[u8; 16
     let roomy = 3 * K::BYTES + K::SLACK;
     let mut scratch = [0u8; SCRATCH];
     let (mut at, mut written) = (0, 0);
-    while at < input.len() {
-        // A full block, or for the last one the final BYTES bytes of the input, of which
-        // only the lanes from `skip` on are new.
-        let start = at.min(input.len() - K::BYTES);
-        let skip = at - start;
-        // SAFETY: `start + BYTES <= input.len()`.
-        let (escaped, plus) = unsafe { K::classify(&p, input.as_ptr().add(start)) };
+    while at + K::BYTES <= input.len() {
+        // SAFETY: `at + BYTES <= input.len()`.
+        let src = unsafe { input.as_ptr().add(at) };
         // SAFETY: as above.
-        let src = unsafe { input.as_ptr().add(start) };
-        if skip == 0 && out.len() - written >= roomy {
+        let (escaped, plus) = unsafe { K::classify(&p, src) };
+        if escaped | plus == 0 && out.len() - written >= K::BYTES {
+            // SAFETY: both ranges are in bounds and the slices are distinct.
+            unsafe { core::ptr::copy_nonoverlapping(src, out.as_mut_ptr().add(written), K::BYTES) };
+            at += K::BYTES;
+            written += K::BYTES;
+            // A run of text that needs no escaping: go on `RUN` blocks at a time.
+            let stride = K::RUN * K::BYTES;
+            while at + stride <= input.len() && out.len() - written >= stride {
+                let mut any = 0;
+                for k in 0..K::RUN {
+                    // SAFETY: `at + stride <= input.len()`.
+                    let (esc, spaces) = unsafe { K::classify(&p, input.as_ptr().add(at + k * K::BYTES)) };
+                    any |= esc | spaces;
+                }
+                if any != 0 {
+                    break;
+                }
+                // SAFETY: both ranges are in bounds (checked above); the slices are distinct.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(
+                        input.as_ptr().add(at),
+                        out.as_mut_ptr().add(written),
+                        stride,
+                    )
+                };
+                at += stride;
+                written += stride;
+            }
+            continue;
+        }
+        if out.len() - written >= roomy {
             // SAFETY: `out` has room for the block's output and its slack.
             written += unsafe { K::emit(&p, src, escaped, plus, out.as_mut_ptr().add(written)) };
         } else {
-            // Near the end of `out`, or on an overlapping block: encode into scratch and copy
-            // the part that belongs here, which is the end of the block's output.
+            // Near the end of `out`: encode into scratch, then copy what belongs here.
             // SAFETY: `scratch` holds any block's output and slack.
             let len = unsafe { K::emit(&p, src, escaped, plus, scratch.as_mut_ptr()) };
-            let new = (K::BYTES - skip) + 2 * (escaped >> skip).count_ones() as usize;
-            out[written..written + new].copy_from_slice(&scratch[len - new..len]);
-            written += new;
+            out.get_mut(written..written + len)?.copy_from_slice(&scratch[..len]);
+            written += len;
         }
-        at = start + K::BYTES;
+        at += K::BYTES;
     }
-    written
+    if at < input.len() {
+        // The last, partial block: encode the final BYTES bytes of the input (it is at least
+        // that long) into scratch and keep the end of the output, which belongs to the
+        // `input.len() - at` new bytes.
+        let start = input.len() - K::BYTES;
+        let skip = at - start;
+        // SAFETY: `start + BYTES == input.len()`.
+        let src = unsafe { input.as_ptr().add(start) };
+        // SAFETY: as above.
+        let (escaped, plus) = unsafe { K::classify(&p, src) };
+        // SAFETY: `scratch` holds any block's output and slack.
+        let len = unsafe { K::emit(&p, src, escaped, plus, scratch.as_mut_ptr()) };
+        let new = (K::BYTES - skip) + 2 * (escaped >> skip).count_ones() as usize;
+        out.get_mut(written..written + new)?.copy_from_slice(&scratch[len - new..len]);
+        written += new;
+    }
+    Some(written)
 }

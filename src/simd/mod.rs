@@ -42,9 +42,16 @@ pub(crate) fn count_escapes(engine: Engine, input: &[u8], set: &Set) -> usize {
     }
 }
 
-/// Encodes `input` into `out`, which is exactly as long as the output, on `engine`'s backend.
+/// Encodes `input` into `out` on `engine`'s backend and returns the output's length, or
+/// `None` when `out` is too small. Never writes past `out`.
 #[inline]
-pub(crate) fn encode(engine: Engine, input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+pub(crate) fn encode(
+    engine: Engine,
+    input: &[u8],
+    set: &Set,
+    digits: &[u8; 16],
+    out: &mut [u8],
+) -> Option<usize> {
     // SAFETY (every arm): an `Engine` exists only for a backend the CPU supports.
     match engine.backend() {
         #[cfg(target_arch = "x86_64")]

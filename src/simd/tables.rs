@@ -59,10 +59,20 @@ pub(crate) static EXPAND4: [[u8; 16]; 16] = {
     t
 };
 
-/// The output length of a 4-byte group with escape mask `m`.
+/// The output length of a 4-byte group with escape mask `m` (a table: not every CPU with
+/// SSSE3 or NEON has a population-count instruction to spare).
 #[inline(always)]
 pub(crate) fn group_len(m: u64) -> usize {
-    4 + 2 * (m as u32).count_ones() as usize
+    const LEN: [u8; 16] = {
+        let mut t = [0u8; 16];
+        let mut m = 0;
+        while m < 16 {
+            t[m] = 4 + 2 * (m as u32).count_ones() as u8;
+            m += 1;
+        }
+        t
+    };
+    usize::from(LEN[(m & 15) as usize])
 }
 
 /// Interleaving 16 high and 16 low hex digits into 48 bytes `%HH%HH...`: output vector `t`

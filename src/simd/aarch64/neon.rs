@@ -34,6 +34,7 @@ unsafe fn movemask(v: uint8x16_t) -> u64 {
 impl Kernel for Neon {
     const BYTES: usize = 16;
     const SLACK: usize = 16;
+    const RUN: usize = 8;
     type Prepared = Prepared;
 
     #[inline(always)]
@@ -120,7 +121,7 @@ pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
 /// # Safety
 /// The CPU supports NEON.
 #[target_feature(enable = "neon")]
-pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
     // SAFETY: NEON is available (caller).
     unsafe { generic::encode::<Neon>(input, set, digits, out) }
 }

@@ -34,6 +34,7 @@ unsafe fn broadcast(row: &[u8; 16]) -> __m256i {
 impl Kernel for Avx2 {
     const BYTES: usize = 32;
     const SLACK: usize = 16;
+    const RUN: usize = 4;
     type Prepared = Prepared;
 
     #[inline(always)]
@@ -88,17 +89,17 @@ impl Kernel for Avx2 {
 }
 
 /// # Safety
-/// The CPU supports AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU supports AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
 pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
     // SAFETY: AVX2 is available (caller).
     unsafe { generic::count_escapes::<Avx2>(input, set) }
 }
 
 /// # Safety
-/// The CPU supports AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+/// The CPU supports AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
     // SAFETY: AVX2 is available (caller).
     unsafe { generic::encode::<Avx2>(input, set, digits, out) }
 }

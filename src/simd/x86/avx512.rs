@@ -82,6 +82,7 @@ fn first_lanes(n: u32) -> u64 {
 impl Kernel for Avx512 {
     const BYTES: usize = 64;
     const SLACK: usize = 0;
+    const RUN: usize = 2;
     type Prepared = Prepared;
 
     #[inline(always)]
@@ -166,7 +167,7 @@ pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
 /// # Safety
 /// As for [`count_escapes`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
     // SAFETY: the features are available (caller).
     unsafe { generic::encode::<Avx512>(input, set, digits, out) }
 }

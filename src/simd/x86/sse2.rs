@@ -53,6 +53,7 @@ pub(crate) fn ranges(set: &Set) -> Option<([(u8, u8); MAX_RANGES], usize)> {
 impl Kernel for Sse2 {
     const BYTES: usize = 16;
     const SLACK: usize = 0;
+    const RUN: usize = 4;
     type Prepared = Prepared;
 
     #[inline(always)]
@@ -150,7 +151,7 @@ pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
 /// # Safety
 /// As for [`count_escapes`].
 #[target_feature(enable = "sse2")]
-pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
     // SAFETY: SSE2 is available.
     unsafe { generic::encode::<Sse2>(input, set, digits, out) }
 }

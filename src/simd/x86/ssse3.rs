@@ -34,6 +34,7 @@ unsafe fn store(p: *mut u8, v: __m128i) {
 impl Kernel for Ssse3 {
     const BYTES: usize = 16;
     const SLACK: usize = 16;
+    const RUN: usize = 8;
     type Prepared = Prepared;
 
     #[inline(always)]
@@ -151,7 +152,7 @@ pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
 /// # Safety
 /// The CPU supports SSSE3.
 #[target_feature(enable = "ssse3")]
-pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> usize {
+pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
     // SAFETY: SSSE3 is available (caller).
     unsafe { generic::encode::<Ssse3>(input, set, digits, out) }
 }
