@@ -18,7 +18,7 @@ use core::fmt;
 /// A set may also write a space as `+` instead of `%20`
 /// ([`with_space_as_plus`](Set::with_space_as_plus)), as HTML forms do.
 ///
-/// Sets are `Copy`, small (17 bytes), and built with `const fn`s, so a custom set is a constant:
+/// Sets are `Copy`, small (48 bytes), and built with `const fn`s, so a custom set is a constant:
 ///
 /// ```
 /// use pctenc::{sets, Set};
@@ -37,7 +37,23 @@ use core::fmt;
 pub struct Set {
     /// Bit `b` is set when ASCII byte `b` is escaped.
     ascii: u128,
+    /// The same bits by column: bit `hi` of `rows[lo]` is bit `16 * hi + lo` of `ascii`. This
+    /// is the table the vector classifiers look up, kept here so that no call pays for it.
+    rows: [u8; 16],
     flags: u8,
+}
+
+/// `ascii` arranged as [`Set::rows`].
+const fn rows_of(ascii: u128) -> [u8; 16] {
+    let mut rows = [0u8; 16];
+    let mut b = 0;
+    while b < 128 {
+        if ascii >> b & 1 != 0 {
+            rows[b & 15] |= 1 << (b >> 4);
+        }
+        b += 1;
+    }
+    rows
 }
 
 const PLUS: u8 = 1;
@@ -66,14 +82,14 @@ impl Set {
     /// const SPACES_ONLY: Set = Set::EMPTY.add(b' ');
     /// assert_eq!(pctenc::encode("a b&c", &SPACES_ONLY), "a%20b&c");
     /// ```
-    pub const EMPTY: Set = Set { ascii: 0, flags: 0 };
+    pub const EMPTY: Set = Set { ascii: 0, rows: [0; 16], flags: 0 };
 
     /// Escapes every byte.
     ///
     /// ```
     /// assert_eq!(pctenc::encode("ab", &pctenc::Set::ALL), "%61%62");
     /// ```
-    pub const ALL: Set = Set { ascii: u128::MAX, flags: 0 };
+    pub const ALL: Set = Set { ascii: u128::MAX, rows: [0xFF; 16], flags: 0 };
 
     /// The set that keeps ASCII letters, digits and the bytes of `keep`, and escapes every
     /// other byte. This is how `SETS.md` and the standards define sets.
@@ -87,7 +103,7 @@ impl Set {
     /// assert_eq!(Set::keeping(b"!'()*-._~"), sets::COMPONENT);
     /// ```
     pub const fn keeping(keep: &[u8]) -> Set {
-        let mut set = Set { ascii: !ALPHANUMERIC, flags: 0 };
+        let mut set = Set { ascii: !ALPHANUMERIC, rows: rows_of(!ALPHANUMERIC), flags: 0 };
         let mut i = 0;
         while i < keep.len() {
             set = set.remove(keep[i]);
@@ -107,7 +123,13 @@ impl Set {
     /// ```
     #[must_use]
     pub const fn add(self, byte: u8) -> Set {
-        if byte < 128 { Set { ascii: self.ascii | (1 << byte), flags: self.flags } } else { self }
+        if byte < 128 {
+            let mut rows = self.rows;
+            rows[(byte & 15) as usize] |= 1 << (byte >> 4);
+            Set { ascii: self.ascii | (1 << byte), rows, flags: self.flags }
+        } else {
+            self
+        }
     }
 
     /// This set, keeping `byte` raw. For bytes `0x80..=0xFF` this changes nothing (see
@@ -119,7 +141,13 @@ impl Set {
     /// ```
     #[must_use]
     pub const fn remove(self, byte: u8) -> Set {
-        if byte < 128 { Set { ascii: self.ascii & !(1 << byte), flags: self.flags } } else { self }
+        if byte < 128 {
+            let mut rows = self.rows;
+            rows[(byte & 15) as usize] &= !(1 << (byte >> 4));
+            Set { ascii: self.ascii & !(1 << byte), rows, flags: self.flags }
+        } else {
+            self
+        }
     }
 
     /// The set that escapes what either set escapes. The rules (space as `+`, IRI) are those
@@ -133,7 +161,13 @@ impl Set {
     /// ```
     #[must_use]
     pub const fn union(self, other: Set) -> Set {
-        Set { ascii: self.ascii | other.ascii, flags: self.flags }
+        let mut rows = self.rows;
+        let mut i = 0;
+        while i < 16 {
+            rows[i] |= other.rows[i];
+            i += 1;
+        }
+        Set { ascii: self.ascii | other.ascii, rows, flags: self.flags }
     }
 
     /// The set that escapes exactly the ASCII bytes this one keeps. Bytes `0x80..=0xFF` and
@@ -149,7 +183,13 @@ impl Set {
     /// ```
     #[must_use]
     pub const fn complement(self) -> Set {
-        Set { ascii: !self.ascii, flags: self.flags }
+        let mut rows = self.rows;
+        let mut i = 0;
+        while i < 16 {
+            rows[i] = !rows[i];
+            i += 1;
+        }
+        Set { ascii: !self.ascii, rows, flags: self.flags }
     }
 
     /// This set, writing a space as `+` instead of `%20` when `on` (the
@@ -168,9 +208,9 @@ impl Set {
     #[must_use]
     pub const fn with_space_as_plus(self, on: bool) -> Set {
         if on {
-            Set { ascii: self.ascii | (1 << b' '), flags: self.flags | PLUS }
+            Set { flags: self.flags | PLUS, ..self.add(b' ') }
         } else {
-            Set { ascii: self.ascii, flags: self.flags & !PLUS }
+            Set { flags: self.flags & !PLUS, ..self }
         }
     }
 
@@ -186,7 +226,7 @@ impl Set {
     /// ```
     #[must_use]
     pub const fn with_iri(self, on: bool) -> Set {
-        Set { ascii: self.ascii, flags: if on { self.flags | IRI } else { self.flags & !IRI } }
+        Set { flags: if on { self.flags | IRI } else { self.flags & !IRI }, ..self }
     }
 
     /// Whether the set escapes `byte`. Every byte value is a valid argument.
@@ -235,6 +275,13 @@ impl Set {
     #[inline]
     pub const fn ascii_bits(&self) -> u128 {
         self.ascii
+    }
+
+    /// The escaped ASCII bytes by column: bit `hi` of `rows[lo]` says whether byte
+    /// `16 * hi + lo` is escaped (the nibble-lookup table of the vector classifiers).
+    #[inline]
+    pub(crate) const fn nibble_rows(&self) -> &[u8; 16] {
+        &self.rows
     }
 
     /// The printable ASCII characters (space to `~`) that the set keeps raw, other than
@@ -305,5 +352,34 @@ impl fmt::Debug for Set {
             .field("space_as_plus", &self.space_as_plus())
             .field("iri", &self.is_iri())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The column table stays in step with the bitmap through every builder.
+    #[test]
+    fn rows_follow_the_bitmap() {
+        let mut sets: Vec<Set> = crate::sets::NAMED.iter().map(|n| n.set).collect();
+        sets.extend([Set::EMPTY, Set::ALL, Set::keeping(b"-_"), Set::EMPTY.add(b'a').complement()]);
+        for set in sets.clone() {
+            for other in &sets {
+                for s in [
+                    set,
+                    set.union(*other),
+                    set.complement(),
+                    set.with_space_as_plus(true),
+                    set.with_iri(true),
+                ] {
+                    assert_eq!(s.rows, rows_of(s.ascii));
+                    for b in 0..128u8 {
+                        assert_eq!(s.add(b).rows, rows_of(s.add(b).ascii));
+                        assert_eq!(s.remove(b).rows, rows_of(s.remove(b).ascii));
+                    }
+                }
+            }
+        }
     }
 }

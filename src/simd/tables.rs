@@ -16,19 +16,13 @@ pub(crate) struct Nibbles {
 }
 
 impl Nibbles {
+    #[inline(always)]
     pub(crate) fn new(set: &Set) -> Nibbles {
-        let bits = set.ascii_bits();
-        let mut lo = [0u8; 16];
-        for b in 0..128u32 {
-            if bits >> b & 1 != 0 {
-                lo[(b & 15) as usize] |= 1 << (b >> 4);
-            }
-        }
         let mut hi = [0u8; 16];
         for (row, h) in hi.iter_mut().enumerate().take(8) {
             *h = 1 << row;
         }
-        Nibbles { lo, hi }
+        Nibbles { lo: *set.nibble_rows(), hi }
     }
 }
 
