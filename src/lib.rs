@@ -22,6 +22,12 @@
 //! assert_eq!(pctenc::decode_lenient("100%"), &b"100%"[..]);
 //! ```
 //!
+//! # Speed
+//!
+//! Encoding runs on the widest SIMD instruction set the CPU has ([`Backend::detect`]: SSE2,
+//! SSSE3, AVX2 or AVX-512 on x86-64, NEON on AArch64), with output byte-identical to the
+//! portable scalar code. [`Engine`] pins a backend, for tests and benchmarks.
+//!
 //! # Choosing a set
 //!
 //! See [`sets`]: [`sets::COMPONENT`] for one component the way JavaScript writes it,

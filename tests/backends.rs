@@ -105,6 +105,10 @@ fn every_length_and_pattern_with_every_set() {
             for len in 0..=3 * WIDEST + 1 {
                 for input in patterns(len) {
                     check(engine, &input, enc);
+                    // The same behind 256 bytes of plain text (a multiple of every block size,
+                    // and past the length where a backend may hand short inputs to scalar).
+                    let long: Vec<u8> = [&[b'q'; 256][..], &input].concat();
+                    check(engine, &long, enc);
                 }
             }
         }
@@ -114,13 +118,14 @@ fn every_length_and_pattern_with_every_set() {
 #[test]
 fn every_alignment() {
     for engine in engines() {
-        let buf = pseudo_random(7, 4 * WIDEST + 64);
-        let text: Vec<u8> = "a-b c/é_中~".bytes().cycle().take(4 * WIDEST + 64).collect();
+        let buf = pseudo_random(7, 4 * WIDEST + 64 + 256);
+        let text: Vec<u8> = "a-b c/é_中~".bytes().cycle().take(4 * WIDEST + 64 + 256).collect();
         for offset in 0..64 {
             for len in [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 3 * WIDEST + 1] {
                 for source in [&buf, &text] {
                     for enc in [Encoder::new(sets::RFC3986), Encoder::new(sets::FORM)] {
                         check(engine, &source[offset..offset + len], enc);
+                        check(engine, &source[offset..offset + len + 256], enc);
                     }
                 }
             }
