@@ -174,3 +174,35 @@ pub(crate) unsafe fn encode<K: Kernel>(
     }
     Some(written)
 }
+
+/// The two `#[target_feature]` entry points of a kernel: `count_escapes` and `encode`, which
+/// run the generic algorithm compiled for the kernel's instruction set.
+macro_rules! entry_points {
+    ($kernel:ty, $features:literal) => {
+        /// How many bytes of `input` are written as `%HH`.
+        ///
+        /// # Safety
+        /// The CPU supports every feature this function enables.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn count_escapes(input: &[u8], set: &$crate::Set) -> usize {
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::count_escapes::<$kernel>(input, set) }
+        }
+
+        /// Encodes `input` into `out`: the output's length, or `None` if `out` is too small.
+        ///
+        /// # Safety
+        /// The CPU supports every feature this function enables.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn encode(
+            input: &[u8],
+            set: &$crate::Set,
+            digits: &[u8; 16],
+            out: &mut [u8],
+        ) -> Option<usize> {
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::encode::<$kernel>(input, set, digits, out) }
+        }
+    };
+}
+pub(crate) use entry_points;

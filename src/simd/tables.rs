@@ -72,8 +72,12 @@ pub(crate) fn group_len(m: u64) -> usize {
 /// Interleaving 16 high and 16 low hex digits into 48 bytes `%HH%HH...`: output vector `t`
 /// takes lane `j` from `h[DENSE_H[t][j]]` or `l[DENSE_L[t][j]]` (`0x80`: neither), and
 /// `DENSE_PCT[t]` supplies the `%`s.
+/// (NEON has `st3` for this.)
+#[cfg(target_arch = "x86_64")]
 pub(crate) static DENSE_H: [[u8; 16]; 3] = dense(1);
+#[cfg(target_arch = "x86_64")]
 pub(crate) static DENSE_L: [[u8; 16]; 3] = dense(2);
+#[cfg(target_arch = "x86_64")]
 pub(crate) static DENSE_PCT: [[u8; 16]; 3] = {
     let mut t = [[0u8; 16]; 3];
     let mut s = 0;
@@ -86,6 +90,7 @@ pub(crate) static DENSE_PCT: [[u8; 16]; 3] = {
     t
 };
 
+#[cfg(target_arch = "x86_64")]
 const fn dense(kind: usize) -> [[u8; 16]; 3] {
     let mut t = [[0x80u8; 16]; 3];
     let mut s = 0;

@@ -110,18 +110,4 @@ impl Kernel for Neon {
     }
 }
 
-/// # Safety
-/// The CPU supports NEON.
-#[target_feature(enable = "neon")]
-pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
-    // SAFETY: NEON is available (caller).
-    unsafe { generic::count_escapes::<Neon>(input, set) }
-}
-
-/// # Safety
-/// The CPU supports NEON.
-#[target_feature(enable = "neon")]
-pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
-    // SAFETY: NEON is available (caller).
-    unsafe { generic::encode::<Neon>(input, set, digits, out) }
-}
+generic::entry_points!(Neon, "neon");

@@ -88,18 +88,4 @@ impl Kernel for Avx2 {
     }
 }
 
-/// # Safety
-/// The CPU supports AVX2 and POPCNT.
-#[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
-    // SAFETY: AVX2 is available (caller).
-    unsafe { generic::count_escapes::<Avx2>(input, set) }
-}
-
-/// # Safety
-/// The CPU supports AVX2 and POPCNT.
-#[target_feature(enable = "avx2,popcnt")]
-pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
-    // SAFETY: AVX2 is available (caller).
-    unsafe { generic::encode::<Avx2>(input, set, digits, out) }
-}
+generic::entry_points!(Avx2, "avx2,popcnt");

@@ -156,18 +156,4 @@ impl Kernel for Avx512 {
     }
 }
 
-/// # Safety
-/// The CPU supports AVX-512 F, BW, VBMI, VBMI2 and BMI2 ([`Backend::Avx512`](crate::Backend)).
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
-    // SAFETY: the features are available (caller).
-    unsafe { generic::count_escapes::<Avx512>(input, set) }
-}
-
-/// # Safety
-/// As for [`count_escapes`].
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt")]
-pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
-    // SAFETY: the features are available (caller).
-    unsafe { generic::encode::<Avx512>(input, set, digits, out) }
-}
+generic::entry_points!(Avx512, "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt");

@@ -141,18 +141,4 @@ pub(super) unsafe fn emit16(digits: __m128i, v: __m128i, escaped: u64, plus: u64
     }
 }
 
-/// # Safety
-/// The CPU supports SSSE3.
-#[target_feature(enable = "ssse3")]
-pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
-    // SAFETY: SSSE3 is available (caller).
-    unsafe { generic::count_escapes::<Ssse3>(input, set) }
-}
-
-/// # Safety
-/// The CPU supports SSSE3.
-#[target_feature(enable = "ssse3")]
-pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
-    // SAFETY: SSSE3 is available (caller).
-    unsafe { generic::encode::<Ssse3>(input, set, digits, out) }
-}
+generic::entry_points!(Ssse3, "ssse3");
