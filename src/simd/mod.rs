@@ -26,16 +26,20 @@ use crate::{Engine, Set};
 /// How many bytes of `input` are written as `%HH`, on `engine`'s backend.
 #[inline]
 pub(crate) fn count_escapes(engine: Engine, input: &[u8], set: &Set) -> usize {
-    // SAFETY (every arm): an `Engine` exists only for a backend the CPU supports.
     match engine.backend() {
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
         #[cfg(target_arch = "x86_64")]
         Backend::Sse2 => unsafe { x86::sse2::count_escapes(input, set) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
         #[cfg(target_arch = "x86_64")]
         Backend::Ssse3 => unsafe { x86::ssse3::count_escapes(input, set) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => unsafe { x86::avx2::count_escapes(input, set) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => unsafe { x86::avx512::count_escapes(input, set) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
         #[cfg(target_arch = "aarch64")]
         Backend::Neon => unsafe { aarch64::neon::count_escapes(input, set) },
         _ => scalar::count_escapes(input, set),
@@ -52,16 +56,20 @@ pub(crate) fn encode(
     digits: &[u8; 16],
     out: &mut [u8],
 ) -> Option<usize> {
-    // SAFETY (every arm): an `Engine` exists only for a backend the CPU supports.
     match engine.backend() {
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
         #[cfg(target_arch = "x86_64")]
         Backend::Sse2 => unsafe { x86::sse2::encode(input, set, digits, out) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
         #[cfg(target_arch = "x86_64")]
         Backend::Ssse3 => unsafe { x86::ssse3::encode(input, set, digits, out) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => unsafe { x86::avx2::encode(input, set, digits, out) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => unsafe { x86::avx512::encode(input, set, digits, out) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
         #[cfg(target_arch = "aarch64")]
         Backend::Neon => unsafe { aarch64::neon::encode(input, set, digits, out) },
         _ => scalar::encode(input, set, digits, out),
