@@ -169,7 +169,7 @@ impl Encoder {
         let input = input.as_ref();
         if self.encoded_len(input) == input.len() && !self.has_plus_space(input) {
             // SAFETY: nothing is escaped, so every byte is one the set keeps: ASCII, or with
-            // an IRI set part of valid UTF-8 (`segments` escapes the bytes that are not).
+            // an IRI set part of valid UTF-8 (`try_segments` escapes the bytes that are not).
             return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
         }
         let mut out = String::new();
