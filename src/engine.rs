@@ -239,6 +239,11 @@ impl Engine {
         self.encoder(*set).encoded_len(input)
     }
 
+    /// [`validate`](crate::validate) on this engine.
+    pub fn validate(&self, input: impl AsRef<[u8]>, set: &Set) -> Result<(), crate::ValidationError> {
+        self.encoder(*set).validate(input)
+    }
+
     /// [`decode`](crate::decode) on this engine (decoding is scalar on every backend for now).
     #[cfg(feature = "alloc")]
     pub fn decode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Result<Cow<'a, [u8]>, DecodeError> {

@@ -90,6 +90,7 @@ mod hex;
 mod set;
 pub mod sets;
 mod simd;
+mod validate;
 
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String};
@@ -106,6 +107,7 @@ pub use encode::{Encoder, PercentEncode};
 pub use engine::{Backend, Engine};
 pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};
 pub use set::Set;
+pub use validate::{ValidationError, ValidationErrorKind};
 
 /// Percent-encodes `input` with `set`, borrowing it when nothing needs escaping.
 ///
@@ -198,6 +200,25 @@ pub fn percent_encode<'a>(input: &'a [u8], set: &Set) -> PercentEncode<'a> {
 /// ```
 pub fn utf8_percent_encode<'a>(input: &'a str, set: &Set) -> PercentEncode<'a> {
     percent_encode(input.as_bytes(), set)
+}
+
+/// Checks that `input` is already a correct encoding for `set`: no byte that the set escapes
+/// appears raw (a `+` is fine in a space-as-plus set; for an IRI set, raw non-ASCII must be
+/// valid UTF-8), and every `%` starts a `%HH` escape. The error names the first problem.
+///
+/// This is what an encoder's output always passes, so it tells whether input can be used as
+/// is or needs encoding (or re-quoting). Vectorized like the encoder.
+///
+/// ```
+/// use pctenc::{sets, ValidationErrorKind};
+///
+/// assert!(pctenc::validate("J%C3%BCrgen%20%26%20Bj%C3%B6rk", &sets::COMPONENT).is_ok());
+/// assert!(pctenc::validate("a+b%2B", &sets::FORM).is_ok());
+/// let err = pctenc::validate("100%", &sets::COMPONENT).unwrap_err();
+/// assert_eq!((err.offset(), err.kind()), (3, ValidationErrorKind::TruncatedEscape));
+/// ```
+pub fn validate(input: impl AsRef<[u8]>, set: &Set) -> Result<(), ValidationError> {
+    Encoder::new(*set).validate(input)
 }
 
 /// Decodes strictly: every `%` must start a `%HH` escape (hex digits of either case), else

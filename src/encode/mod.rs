@@ -155,6 +155,18 @@ impl Encoder {
         Some(written)
     }
 
+    /// [`validate`](crate::validate) for this encoder's set, on its engine.
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
+    /// assert!(enc.validate(enc.encode("a b/c").as_bytes()).is_ok());
+    /// assert!(enc.validate("a b").is_err());
+    /// ```
+    pub fn validate(&self, input: impl AsRef<[u8]>) -> Result<(), crate::ValidationError> {
+        let engine = self.engine_in_use();
+        crate::validate::validate(input.as_ref(), &self.set, |i, s| simd::valid_prefix(engine, i, s))
+    }
+
     /// Encodes `input`, borrowing it when nothing needs escaping.
     ///
     /// ```

@@ -175,6 +175,62 @@ pub(crate) unsafe fn encode<K: Kernel>(
     Some(written)
 }
 
+/// How far `input` is proven a valid encoding for `set` by whole blocks: a token boundary
+/// (never inside an escape) before the first block with a problem, or after the last whole
+/// block. The scalar validator takes over from there and finds the exact error, if any.
+///
+/// Per block, three classifications: bytes that must not appear raw, `%`, and non-hex bytes.
+/// The two bytes after each `%` must be hex digits (and are exempt from the first test); an
+/// escape begun in the last two bytes of a block carries into the next.
+///
+/// # Safety
+/// The CPU supports `K`'s instruction set.
+#[inline(always)]
+pub(crate) unsafe fn valid_prefix<K: Kernel>(input: &[u8], set: &Set) -> usize {
+    if input.len() < K::BYTES {
+        return 0;
+    }
+    let [raw, percent, non_hex] = crate::validate::scan_sets(set);
+    // SAFETY: the caller vouches for the CPU.
+    let (raw, percent, non_hex) = unsafe {
+        let digits = crate::hex::UPPER;
+        (K::prepare(&raw, digits), K::prepare(&percent, digits), K::prepare(&non_hex, digits))
+    };
+    let lanes = if K::BYTES == 64 { u64::MAX } else { (1u64 << K::BYTES) - 1 };
+    // Lanes of the current block that must be hex digits because of an earlier `%`.
+    let mut carry = 0u64;
+    let (mut at, mut boundary) = (0, 0);
+    while at + K::BYTES <= input.len() {
+        // SAFETY: `at + BYTES <= input.len()`.
+        let (bad, pct, not_hex) = unsafe {
+            let src = input.as_ptr().add(at);
+            (K::classify(&raw, src).0, K::classify(&percent, src).0, K::classify(&non_hex, src).0)
+        };
+        let digits = ((pct << 1) | (pct << 2) | carry) & lanes;
+        if (bad & !digits) | (digits & not_hex) != 0 {
+            return boundary;
+        }
+        let (second_last, last) = (pct >> (K::BYTES - 2) & 1 != 0, pct >> (K::BYTES - 1) & 1 != 0);
+        carry = if last {
+            0b11
+        } else if second_last {
+            0b01
+        } else {
+            0
+        };
+        boundary = at + K::BYTES
+            - if second_last {
+                2
+            } else if last {
+                1
+            } else {
+                0
+            };
+        at += K::BYTES;
+    }
+    boundary
+}
+
 /// The two `#[target_feature]` entry points of a kernel: `count_escapes` and `encode`, which
 /// run the generic algorithm compiled for the kernel's instruction set.
 macro_rules! entry_points {
@@ -202,6 +258,16 @@ macro_rules! entry_points {
         ) -> Option<usize> {
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::encode::<$kernel>(input, set, digits, out) }
+        }
+
+        /// How far whole blocks prove `input` a valid encoding for `set` (a token boundary).
+        ///
+        /// # Safety
+        /// The CPU supports every feature this function enables.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn valid_prefix(input: &[u8], set: &$crate::Set) -> usize {
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::valid_prefix::<$kernel>(input, set) }
         }
     };
 }

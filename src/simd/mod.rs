@@ -75,3 +75,31 @@ pub(crate) fn encode(
         _ => scalar::encode(input, set, digits, out),
     }
 }
+
+/// How far whole blocks prove `input` a valid encoding for `set`, on `engine`'s backend: a
+/// token boundary from which the scalar validator goes on (0 for scalar).
+#[inline]
+pub(crate) fn valid_prefix(engine: Engine, input: &[u8], set: &Set) -> usize {
+    match engine.backend() {
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
+        #[cfg(target_arch = "x86_64")]
+        Backend::Sse2 => unsafe { x86::sse2::valid_prefix(input, set) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
+        #[cfg(target_arch = "x86_64")]
+        Backend::Ssse3 => unsafe { x86::ssse3::valid_prefix(input, set) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => unsafe { x86::avx2::valid_prefix(input, set) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => unsafe { x86::avx512::valid_prefix(input, set) },
+        // SAFETY: an `Engine` exists only for a backend the CPU supports.
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon => unsafe { aarch64::neon::valid_prefix(input, set) },
+        _ => {
+            // The scalar validator does it all.
+            let _ = (input, set);
+            0
+        }
+    }
+}

@@ -164,6 +164,17 @@ pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mu
     unsafe { generic::encode::<Sse2>(input, set, digits, out) }
 }
 
+/// # Safety
+/// As for [`count_escapes`].
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn valid_prefix(input: &[u8], set: &Set) -> usize {
+    if input.len() < SHORT {
+        return 0;
+    }
+    // SAFETY: SSE2 is available.
+    unsafe { generic::valid_prefix::<Sse2>(input, set) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
