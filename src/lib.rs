@@ -50,6 +50,7 @@
 //! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] |
 //! | decode strictly / leniently | [`decode`], [`decode_lenient`] |
 //! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
+//! | is it already encoded for a set? | [`validate`] |
 //!
 //! # Coming from the `percent-encoding` crate
 //!

@@ -15,6 +15,8 @@ fn main() -> ExitCode {
     match cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) if failure.is_broken_pipe() => ExitCode::SUCCESS,
+        // Every problem has been reported already.
+        Err(cli::Failure::Invalid) => ExitCode::from(1),
         Err(failure) => {
             eprintln!("pctenc: {failure}");
             ExitCode::from(failure.status() as u8)

@@ -291,3 +291,57 @@ fn info_names_the_chosen_backend() {
     let out = String::from_utf8(ok(&["info", "--backend", "scalar"], b"")).unwrap();
     assert!(out.lines().any(|l| l.starts_with("backend chosen:") && l.ends_with(" scalar")), "{out}");
 }
+
+/// Runs a command that may fail; returns (status, stderr lines).
+fn run_lines(args: &[&str], stdin: &[u8]) -> (i32, Vec<String>) {
+    let out = pctenc(args, stdin);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    (out.status.code().unwrap(), stderr.lines().map(String::from).collect())
+}
+
+#[test]
+fn check_reports_every_invalid_line() {
+    assert_eq!(run_lines(&["check", "--set", "component"], b"a%20b\r\nok%2F\n\nJ%C3%BCrgen"), (0, vec![]));
+    let (code, lines) = run_lines(&["check", "--set", "component"], b"a%20b\nbad line\r\nok%2F\n100%\n%zz\n");
+    assert_eq!(code, 1);
+    assert_eq!(
+        lines,
+        [
+            "pctenc: <stdin>:2:4: offset 9: byte 0x20 (' ') must be percent-encoded",
+            "pctenc: <stdin>:4:4: offset 25: truncated percent-escape: `%` needs two hex digits",
+            "pctenc: <stdin>:5:1: offset 27: invalid percent-escape: `%` not followed by two hex digits",
+        ]
+    );
+    // Form: `+` is a space; IRI: raw UTF-8 is fine, broken UTF-8 is not.
+    assert_eq!(run_lines(&["check", "--set", "form"], b"a+b%2B\n"), (0, vec![]));
+    assert_eq!(run_lines(&["check", "--iri"], "café\n".as_bytes()), (0, vec![]));
+    let (code, lines) = run_lines(&["check", "--iri"], b"caf\xE9\n");
+    assert_eq!((code, lines.len()), (1, 1));
+    assert!(lines[0].starts_with("pctenc: <stdin>:1:4: offset 3: byte 0xe9"), "{lines:?}");
+}
+
+/// Lines longer than the CLI's read size, with escapes, UTF-8 and `\r\n` split across reads,
+/// are judged as a whole, with exact offsets.
+#[test]
+fn check_long_lines_across_reads() {
+    const READ: usize = 256 * 1024;
+    for shift in 0..4 {
+        // An escape, then a two-byte UTF-8 character, then `\r\n`, each around a read border.
+        let mut line = vec![b'a'; READ - 1 - shift];
+        line.extend_from_slice(b"%41");
+        line.extend(std::iter::repeat_n(b'b', READ - 4));
+        line.extend_from_slice("é".as_bytes());
+        line.extend_from_slice(b"\r\n");
+        let mut input = line.clone();
+        input.extend_from_slice(&line);
+        assert_eq!(run_lines(&["check", "--iri"], &input), (0, vec![]), "shift {shift}");
+        // A bad byte far into the second line.
+        let at = line.len() + READ + 7;
+        input[at] = b' ';
+        let (code, lines) = run_lines(&["check", "--iri"], &input);
+        assert_eq!(code, 1);
+        let want =
+            format!("pctenc: <stdin>:2:{}: offset {at}: byte 0x20 (' ') must be percent-encoded", READ + 8);
+        assert_eq!(lines, [want]);
+    }
+}

@@ -27,14 +27,18 @@ pub enum Command {
     Encode(EncodeArgs),
     /// Percent-decode the input; malformed escapes are errors unless --lenient.
     Decode(DecodeArgs),
+    /// Check that every line is already correctly encoded for a set: exit 0 if so, else 1,
+    /// with each bad line's first problem on stderr.
+    Check(CheckArgs),
     /// List every set with the characters it keeps.
     Sets,
     /// Show the CPU features found, the backends available and the one chosen.
     Info,
 }
 
+/// The set to use, and changes to it.
 #[derive(Debug, Args)]
-pub struct EncodeArgs {
+pub struct SetArgs {
     /// The set of bytes to escape (see `pctenc sets`).
     #[arg(short, long, value_name = "NAME", default_value = "rfc3986", value_parser = parse_set)]
     pub set: Set,
@@ -50,6 +54,12 @@ pub struct EncodeArgs {
     /// Keep non-ASCII UTF-8 raw (IRI); bytes that are not valid UTF-8 are still escaped.
     #[arg(long)]
     pub iri: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EncodeArgs {
+    #[command(flatten)]
+    pub set: SetArgs,
     /// Write hex digits in lowercase (`%c3` instead of `%C3`).
     #[arg(long)]
     pub lowercase: bool,
@@ -58,6 +68,15 @@ pub struct EncodeArgs {
     pub binary: bool,
     #[command(flatten)]
     pub io: IoArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub set: SetArgs,
+    /// Input files; `-` or none reads standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -108,7 +127,7 @@ fn parse_set(name: &str) -> Result<Set, String> {
     })
 }
 
-impl EncodeArgs {
+impl SetArgs {
     /// The set with the --keep, --escape, --space-as-plus and --iri changes applied.
     pub fn effective_set(&self) -> Result<Set, String> {
         let mut set = self.set;

@@ -1,6 +1,7 @@
 //! The `pctenc` command: streaming encode and decode over files and pipes.
 
 pub mod args;
+mod check;
 mod decode;
 mod encode;
 mod info;
@@ -24,6 +25,8 @@ pub enum Failure {
     Decode { input: String, line: u64, column: u64, error: pctenc::DecodeError },
     /// The command line asks for something impossible.
     Usage(String),
+    /// `check` found invalid lines (already reported, one per line).
+    Invalid,
 }
 
 impl Failure {
@@ -51,6 +54,7 @@ impl fmt::Display for Failure {
             Failure::Io { what, error } => write!(f, "{what}: {error}"),
             Failure::Decode { input, line, column, error } => write!(f, "{input}:{line}:{column}: {error}"),
             Failure::Usage(message) => f.write_str(message),
+            Failure::Invalid => f.write_str("invalid input"),
         }
     }
 }
@@ -65,7 +69,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     };
     match cli.command {
         Command::Encode(args) => {
-            let set = args.effective_set().map_err(Failure::Usage)?;
+            let set = args.set.effective_set().map_err(Failure::Usage)?;
             let encoder = engine.encoder(set).lowercase(args.lowercase);
             let mut out = Output::open(args.io.output.as_deref())?;
             encode::run(&encoder, args.binary, &args.io.files, &mut out)?;
@@ -81,6 +85,10 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             let mut out = Output::open(args.io.output.as_deref())?;
             decode::run(decoder, &args.io.files, &mut out)?;
             out.finish()
+        }
+        Command::Check(args) => {
+            let set = args.set.effective_set().map_err(Failure::Usage)?;
+            if check::run(&engine.encoder(set), &args.files)? { Ok(()) } else { Err(Failure::Invalid) }
         }
         Command::Sets => {
             let mut out = Output::open(None)?;

@@ -1,0 +1,126 @@
+//! `pctenc check`: is every line already a correct encoding for a set?
+
+use std::path::PathBuf;
+
+use pctenc::{Encoder, ValidationError};
+
+use super::Failure;
+use super::input::{CHUNK, Input};
+
+/// Validates every line of every input and reports each invalid line (its first problem) on
+/// stderr. Returns whether all lines were valid.
+pub fn run(encoder: &Encoder, files: &[PathBuf]) -> Result<bool, Failure> {
+    let mut all_valid = true;
+    let mut buf = vec![0u8; CHUNK];
+    for path in Input::all(files) {
+        let mut input = Input::open(&path)?;
+        let mut lines = Lines::new(encoder, input.name.clone());
+        loop {
+            let n = input.read(&mut buf)?;
+            if n == 0 {
+                break;
+            }
+            lines.feed(&buf[..n], false);
+        }
+        lines.feed(&[], true);
+        all_valid &= lines.valid;
+    }
+    Ok(all_valid)
+}
+
+/// The state of one input: the current line may span chunks, so it is validated piece by
+/// piece, each piece ending on a token boundary; at most three bytes wait for the next chunk.
+struct Lines<'a> {
+    encoder: &'a Encoder,
+    name: String,
+    /// Bytes of the current line not validated yet.
+    pending: Vec<u8>,
+    /// Input offset of `pending[0]`.
+    offset: usize,
+    /// Offset where the current line starts, and its number (from 1).
+    line_start: usize,
+    line: u64,
+    /// The current line already has an error (reported).
+    failed: bool,
+    valid: bool,
+}
+
+impl<'a> Lines<'a> {
+    fn new(encoder: &'a Encoder, name: String) -> Lines<'a> {
+        Lines {
+            encoder,
+            name,
+            pending: Vec::new(),
+            offset: 0,
+            line_start: 0,
+            line: 1,
+            failed: false,
+            valid: true,
+        }
+    }
+
+    fn feed(&mut self, chunk: &[u8], last: bool) {
+        let mut data = std::mem::take(&mut self.pending);
+        data.extend_from_slice(chunk);
+        let base = self.offset;
+        let mut start = 0;
+        while let Some(nl) = memchr::memchr(b'\n', &data[start..]) {
+            let end = start + nl;
+            let content = if end > start && data[end - 1] == b'\r' { end - 1 } else { end };
+            self.piece(&data[start..content], base + start);
+            self.line += 1;
+            self.line_start = base + end + 1;
+            self.failed = false;
+            start = end + 1;
+        }
+        // The unfinished last line: validate up to a point no escape, UTF-8 sequence or
+        // `\r\n` spans, and keep the rest.
+        let rest = &data[start..];
+        let cut = if last { rest.len() } else { safe_cut(rest, self.encoder.set().is_iri()) };
+        self.piece(&rest[..cut], base + start);
+        self.pending = rest[cut..].to_vec();
+        self.offset = base + start + cut;
+    }
+
+    /// Validates part of the current line, which starts at input offset `at`.
+    fn piece(&mut self, bytes: &[u8], at: usize) {
+        if self.failed || bytes.is_empty() {
+            return;
+        }
+        if let Err(e) = self.encoder.validate(bytes) {
+            self.report(at, e);
+        }
+    }
+
+    fn report(&mut self, at: usize, e: ValidationError) {
+        let offset = at + e.offset();
+        let column = offset - self.line_start + 1;
+        let why = e.to_string();
+        let why = why.split_once(": ").map_or(why.as_str(), |(_, w)| w);
+        eprintln!("pctenc: {}:{}:{}: offset {offset}: {why}", self.name, self.line, column);
+        self.failed = true;
+        self.valid = false;
+    }
+}
+
+/// The longest prefix of `rest` that more input cannot change the verdict on: not ending
+/// inside an escape (`%`, `%4`), an unfinished UTF-8 sequence (IRI sets), or a `\r` that may
+/// start a `\r\n`.
+fn safe_cut(rest: &[u8], iri: bool) -> usize {
+    let mut cut = rest.len();
+    if cut >= 2 && rest[cut - 2] == b'%' {
+        cut -= 2;
+    } else if cut >= 1 && rest[cut - 1] == b'%' {
+        cut -= 1;
+    }
+    if cut > 0 && rest[cut - 1] == b'\r' {
+        cut -= 1;
+    }
+    if iri
+        && let Err(e) = std::str::from_utf8(&rest[..cut])
+        && e.error_len().is_none()
+    {
+        cut = e.valid_up_to();
+    }
+    cut
+}
