@@ -27,6 +27,8 @@
 //! - `pctenc-scalar-cow`: `pctenc::decode` (strict; borrows when there is no `%`, else
 //!   allocates its result every call);
 //! - `pctenc-scalar-lenient`: `pctenc::decode_lenient` (WHATWG rule, also a `Cow`);
+//! - `pctenc-<backend>-validate`: `Engine::validate` with rfc3986 (the input is valid), for
+//!   every backend this CPU has;
 //! - `percent-encoding`: `percent_decode(input)` extended into a reused, cleared `Vec<u8>`;
 //! - `urlencoding`: `urlencoding::decode_binary` (a `Cow`, allocates when there is a `%`).
 //!
@@ -39,7 +41,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pctenc::{Decoder, sets};
+use pctenc::{Backend, Decoder, Engine, sets};
 
 mod common;
 use common::{WORKLOADS, Workload, configure_large, escaped_percent, pctenc_id, sizes};
@@ -131,6 +133,18 @@ fn bench_decode(c: &mut Criterion) {
             drop(out);
 
             group.bench_function("urlencoding", |b| b.iter(|| urlencoding::decode_binary(black_box(input))));
+
+            // Validation of the same (valid) input, on every backend.
+            for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+                let engine = Engine::new(backend).unwrap();
+                assert!(
+                    engine.validate(input, &sets::RFC3986).is_ok(),
+                    "{group_id}: {backend} rejects valid input"
+                );
+                group.bench_function(pctenc_id(backend.name(), Some("validate")), |b| {
+                    b.iter(|| engine.validate(black_box(input), &sets::RFC3986).unwrap())
+                });
+            }
 
             group.finish();
         }
