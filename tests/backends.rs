@@ -11,6 +11,9 @@
 use pctenc::{Backend, Encoder, Engine, Set, sets};
 use proptest::prelude::*;
 
+mod common;
+use common::{cases, set_from_bits};
+
 /// The widest block any backend reads (AVX-512).
 const WIDEST: usize = 64;
 
@@ -173,16 +176,8 @@ fn every_one_byte_set_and_its_complement() {
     }
 }
 
-fn set_from_bits(bits: u128) -> Set {
-    (0..128u8).fold(Set::EMPTY, |set, b| if bits >> b & 1 == 1 { set.add(b) } else { set })
-}
-
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_sets_and_inputs(

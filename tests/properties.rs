@@ -10,7 +10,7 @@ mod common;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use common::{all_decoders, check, check_all_apis, expected, outcome, stream};
+use common::{all_decoders, cases, check, check_all_apis, expected, outcome, set_from_bits, stream};
 use pctenc::{Decoder, Encoder, Set, Utf8Mode, sets};
 use percent_encoding::AsciiSet;
 use proptest::prelude::*;
@@ -18,7 +18,7 @@ use proptest::sample::{Index, select};
 
 /// `PROPTEST_CASES` if set, else `default`.
 fn config(default: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let cases = cases(default);
     // No regression files: a failure prints its minimal input, which belongs in a named test.
     ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
 }
@@ -44,10 +44,6 @@ fn round_trip_set() -> impl Strategy<Value = Set> {
         let s = s.add(b'%');
         if s.space_as_plus() { s.add(b'+') } else { s }
     })
-}
-
-fn set_from_bits(bits: u128) -> Set {
-    (0..128u8).fold(Set::EMPTY, |set, b| if bits >> b & 1 == 1 { set.add(b) } else { set })
 }
 
 /// Input to encode: bytes of every kind, text of every kind, and broken UTF-8.

@@ -4,6 +4,9 @@
 use pctenc::{Backend, Encoder, Engine, Set, ValidationErrorKind as Kind, sets};
 use proptest::prelude::*;
 
+mod common;
+use common::{cases, set_from_bits};
+
 fn err(input: &[u8], set: &Set) -> Option<(usize, Kind)> {
     pctenc::validate(input, set).err().map(|e| (e.offset(), e.kind()))
 }
@@ -80,16 +83,8 @@ fn every_problem_at_every_position() {
     }
 }
 
-fn set_from_bits(bits: u128) -> Set {
-    (0..128u8).fold(Set::EMPTY, |set, b| if bits >> b & 1 == 1 { set.add(b) } else { set })
-}
-
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// What an encoder writes always validates, for every set that escapes `%`.
     #[test]

@@ -23,27 +23,34 @@ use crate::Backend;
 use crate::encode::scalar;
 use crate::{Engine, Set};
 
+/// Calls `$func` of the kernel module for `$engine`'s backend, or `$fallback` for scalar.
+macro_rules! dispatch {
+    ($engine:expr, $func:ident($($arg:expr),*), $fallback:expr) => {
+        match $engine.backend() {
+            // SAFETY: an `Engine` exists only for a backend the CPU supports.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Sse2 => unsafe { x86::sse2::$func($($arg),*) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => unsafe { x86::ssse3::$func($($arg),*) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => unsafe { x86::avx2::$func($($arg),*) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => unsafe { x86::avx512::$func($($arg),*) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => unsafe { aarch64::neon::$func($($arg),*) },
+            _ => $fallback,
+        }
+    };
+}
+
 /// How many bytes of `input` are written as `%HH`, on `engine`'s backend.
 #[inline]
 pub(crate) fn count_escapes(engine: Engine, input: &[u8], set: &Set) -> usize {
-    match engine.backend() {
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Sse2 => unsafe { x86::sse2::count_escapes(input, set) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Ssse3 => unsafe { x86::ssse3::count_escapes(input, set) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => unsafe { x86::avx2::count_escapes(input, set) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => unsafe { x86::avx512::count_escapes(input, set) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "aarch64")]
-        Backend::Neon => unsafe { aarch64::neon::count_escapes(input, set) },
-        _ => scalar::count_escapes(input, set),
-    }
+    dispatch!(engine, count_escapes(input, set), scalar::count_escapes(input, set))
 }
 
 /// Encodes `input` into `out` on `engine`'s backend and returns the output's length, or
@@ -56,50 +63,15 @@ pub(crate) fn encode(
     digits: &[u8; 16],
     out: &mut [u8],
 ) -> Option<usize> {
-    match engine.backend() {
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Sse2 => unsafe { x86::sse2::encode(input, set, digits, out) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Ssse3 => unsafe { x86::ssse3::encode(input, set, digits, out) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => unsafe { x86::avx2::encode(input, set, digits, out) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => unsafe { x86::avx512::encode(input, set, digits, out) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "aarch64")]
-        Backend::Neon => unsafe { aarch64::neon::encode(input, set, digits, out) },
-        _ => scalar::encode(input, set, digits, out),
-    }
+    dispatch!(engine, encode(input, set, digits, out), scalar::encode(input, set, digits, out))
 }
 
 /// How far whole blocks prove `input` a valid encoding for `set`, on `engine`'s backend: a
-/// token boundary from which the scalar validator goes on (0 for scalar).
+/// token boundary from which the scalar validator goes on (0 for scalar, which does it all).
 #[inline]
 pub(crate) fn valid_prefix(engine: Engine, input: &[u8], set: &Set) -> usize {
-    match engine.backend() {
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Sse2 => unsafe { x86::sse2::valid_prefix(input, set) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Ssse3 => unsafe { x86::ssse3::valid_prefix(input, set) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => unsafe { x86::avx2::valid_prefix(input, set) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => unsafe { x86::avx512::valid_prefix(input, set) },
-        // SAFETY: an `Engine` exists only for a backend the CPU supports.
-        #[cfg(target_arch = "aarch64")]
-        Backend::Neon => unsafe { aarch64::neon::valid_prefix(input, set) },
-        _ => {
-            // The scalar validator does it all.
-            let _ = (input, set);
-            0
-        }
-    }
+    dispatch!(engine, valid_prefix(input, set), {
+        let _ = (input, set);
+        0
+    })
 }

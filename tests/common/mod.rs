@@ -1,10 +1,21 @@
-//! Shared by the decoding tests: an independent reference model of the decoder (written from
-//! `DECODING.md` and the doc comments, not from the library's code), and a checker that runs
-//! every decoding API of the library on one input and compares each against the model.
+//! Shared by the tests: an independent reference model of the decoder (written from
+//! `DECODING.md` and the doc comments, not from the library's code), a checker that runs
+//! every decoding API of the library on one input and compares each against the model, and
+//! small helpers for property tests.
 
 #![allow(dead_code)]
 
-use pctenc::{DecodeError, DecodeErrorKind, Decoder, StreamDecoder, Utf8Mode};
+use pctenc::{DecodeError, DecodeErrorKind, Decoder, Set, StreamDecoder, Utf8Mode};
+
+/// The set that escapes exactly the ASCII bytes whose bits are set in `bits`.
+pub fn set_from_bits(bits: u128) -> Set {
+    (0..128u8).fold(Set::EMPTY, |set, b| if bits >> b & 1 == 1 { set.add(b) } else { set })
+}
+
+/// `PROPTEST_CASES` if set, else `default`.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
 
 /// A decoding result with the error as `(offset, kind)`.
 pub type Outcome = Result<Vec<u8>, (usize, DecodeErrorKind)>;
