@@ -23,10 +23,13 @@
 //! bytes the decoder reads. Functions:
 //!
 //! - `memcpy`: `copy_from_slice` of the encoded input into a preallocated buffer;
-//! - `pctenc-scalar`: `Decoder::new().decode_slice` (strict, bytes) into a preallocated buffer;
-//! - `pctenc-scalar-cow`: `pctenc::decode` (strict; borrows when there is no `%`, else
-//!   allocates its result every call);
-//! - `pctenc-scalar-lenient`: `pctenc::decode_lenient` (WHATWG rule, also a `Cow`);
+//! - `pctenc-<backend>`: `Decoder::new().engine(..).decode_slice` (strict, bytes) into a
+//!   preallocated buffer, for every backend this CPU has;
+//! - `pctenc-<best>-cow`: `pctenc::decode` (strict; borrows when there is no `%`, else
+//!   allocates its result every call), on the detected backend;
+//! - `pctenc-<best>-lenient`: `pctenc::decode_lenient` (WHATWG rule, also a `Cow`);
+//! - `pctenc-<best>-utf8`: `Decoder::URI_COMPONENT.decode` (strict escapes and strict UTF-8,
+//!   a `Cow`): the cost of the UTF-8 step;
 //! - `pctenc-<backend>-validate`: `Engine::validate` with rfc3986 (the input is valid), for
 //!   every backend this CPU has;
 //! - `percent-encoding`: `percent_decode(input)` extended into a reused, cleared `Vec<u8>`;
@@ -36,7 +39,6 @@
 //! pairs, maps `+` to space and decodes to UTF-8 strings lossily; there is no plain
 //! byte-decoding function in it to compare with.
 //!
-//! Future pctenc backends add `pctenc-<backend>` / `pctenc-<backend>-cow` / ... to the groups.
 
 use std::hint::black_box;
 
@@ -108,18 +110,25 @@ fn bench_decode(c: &mut Criterion) {
                 })
             });
 
-            let decoder = Decoder::new();
-            group.bench_function(pctenc_id("scalar", None), |b| {
-                b.iter(|| black_box(decoder).decode_slice(black_box(input), black_box(&mut buf)).unwrap())
-            });
+            let best = Backend::detect();
+            for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+                let decoder = Decoder::new().engine(Engine::new(backend).unwrap());
+                group.bench_function(pctenc_id(backend.name(), None), |b| {
+                    b.iter(|| black_box(decoder).decode_slice(black_box(input), black_box(&mut buf)).unwrap())
+                });
+            }
             drop(buf);
 
-            group.bench_function(pctenc_id("scalar", Some("cow")), |b| {
+            group.bench_function(pctenc_id(best.name(), Some("cow")), |b| {
                 b.iter(|| pctenc::decode(black_box(input)).unwrap())
             });
 
-            group.bench_function(pctenc_id("scalar", Some("lenient")), |b| {
+            group.bench_function(pctenc_id(best.name(), Some("lenient")), |b| {
                 b.iter(|| pctenc::decode_lenient(black_box(input)))
+            });
+
+            group.bench_function(pctenc_id(best.name(), Some("utf8")), |b| {
+                b.iter(|| Decoder::URI_COMPONENT.decode(black_box(input)).unwrap())
             });
 
             let mut out = Vec::with_capacity(input.len());

@@ -247,17 +247,17 @@ impl Engine {
     /// [`decode`](crate::decode) on this engine (decoding is scalar on every backend for now).
     #[cfg(feature = "alloc")]
     pub fn decode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Result<Cow<'a, [u8]>, DecodeError> {
-        Decoder::new().decode(input)
+        Decoder::new().engine(*self).decode(input)
     }
 
     /// [`decode_lenient`](crate::decode_lenient) on this engine.
     #[cfg(feature = "alloc")]
     pub fn decode_lenient<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Cow<'a, [u8]> {
-        crate::decode_lenient(input)
+        Decoder::new().lenient(true).engine(*self).decode(input).unwrap_or_else(|_| unreachable!())
     }
 
     /// [`decode_in_place`](crate::decode_in_place) on this engine.
     pub fn decode_in_place(&self, buf: &mut [u8]) -> Result<usize, DecodeError> {
-        crate::decode_in_place(buf)
+        Decoder::new().engine(*self).decode_in_place(buf)
     }
 }

@@ -8,34 +8,14 @@
 //! fails here instead of quietly testing less; `PCTENC_EXPECT_DETECTED` names the backend
 //! detection must choose (CI sets it when it runs the suite under `qemu-x86_64 -cpu MODEL`).
 
-use pctenc::{Backend, Encoder, Engine, Set, sets};
+use pctenc::{Encoder, Engine, Set, sets};
 use proptest::prelude::*;
 
 mod common;
-use common::{cases, set_from_bits};
+use common::{cases, engines, set_from_bits};
 
 /// The widest block any backend reads (AVX-512).
 const WIDEST: usize = 64;
-
-fn engines() -> Vec<Engine> {
-    let available: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.is_available()).collect();
-    static REPORT: std::sync::Once = std::sync::Once::new();
-    REPORT.call_once(|| {
-        eprintln!("backends available and tested: {available:?}; detected: {:?}", Backend::detect())
-    });
-    if let Ok(expected) = std::env::var("PCTENC_EXPECT_BACKENDS") {
-        for name in expected.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let backend = Backend::from_name(name).unwrap_or_else(|| panic!("unknown backend {name:?}"));
-            assert!(backend.is_available(), "{name} is expected on this machine but not detected");
-        }
-    }
-    if let Ok(name) = std::env::var("PCTENC_EXPECT_DETECTED") {
-        assert_eq!(Backend::detect().name(), name.trim(), "PCTENC_EXPECT_DETECTED");
-    }
-    let best = available.iter().copied().max().unwrap();
-    assert_eq!(Backend::detect(), best, "detect() must pick the widest available backend");
-    available.into_iter().filter(|&b| b != Backend::Scalar).map(|b| Engine::new(b).unwrap()).collect()
-}
 
 /// Encodes with `engine` into an exact-size slice followed by guard bytes, checks the guard,
 /// the length and `encoded_len`, and compares everything with the scalar engine.

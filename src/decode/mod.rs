@@ -8,8 +8,8 @@ mod utf8;
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String, vec::Vec};
 
-use crate::{DecodeError, DecodeErrorKind};
-use scalar::Rules;
+use crate::{DecodeError, DecodeErrorKind, Engine};
+use scalar::{Rules, Step};
 use utf8::Utf8End;
 
 #[cfg(feature = "alloc")]
@@ -64,6 +64,7 @@ pub struct Decoder {
     lenient: bool,
     plus: bool,
     utf8: Utf8Mode,
+    engine: Option<Engine>,
 }
 
 impl Default for Decoder {
@@ -88,7 +89,37 @@ impl Decoder {
     /// assert_eq!(pctenc::Decoder::new().decode("a+%41").unwrap(), &b"a+A"[..]);
     /// ```
     pub const fn new() -> Decoder {
-        Decoder { lenient: false, plus: false, utf8: Utf8Mode::Bytes }
+        Decoder { lenient: false, plus: false, utf8: Utf8Mode::Bytes, engine: None }
+    }
+
+    /// Runs on `engine`'s backend instead of the best one this CPU has. The result, errors
+    /// included, is the same on every backend.
+    ///
+    /// ```
+    /// use pctenc::{Backend, Decoder, Engine};
+    ///
+    /// let scalar = Decoder::new().engine(Engine::new(Backend::Scalar).unwrap());
+    /// assert_eq!(scalar.decode("a%20b").unwrap(), Decoder::new().decode("a%20b").unwrap());
+    /// ```
+    #[must_use]
+    pub const fn engine(self, engine: Engine) -> Decoder {
+        Decoder { engine: Some(engine), ..self }
+    }
+
+    /// The engine this decoder runs on: the one given to [`engine`](Decoder::engine), else
+    /// the best one this CPU has.
+    ///
+    /// ```
+    /// assert_eq!(pctenc::Decoder::new().engine_in_use(), pctenc::Engine::detect());
+    /// ```
+    pub fn engine_in_use(&self) -> Engine {
+        self.engine.unwrap_or_else(Engine::detect)
+    }
+
+    /// The byte decoder (escapes and `+`, no UTF-8 step) on this decoder's engine.
+    #[inline]
+    pub(crate) fn bytes(&self, input: &[u8], out: &mut [u8], last: bool) -> Result<Step, DecodeError> {
+        crate::simd::decode(self.engine_in_use(), input, out, self.rules(), last)
     }
 
     /// When `on`, a `%` not followed by two hex digits is copied as is (the WHATWG URL
@@ -204,7 +235,7 @@ impl Decoder {
         match self.utf8 {
             Utf8Mode::Bytes => Ok(bytes),
             Utf8Mode::Strict => self.check_utf8(input, &bytes).map(|()| bytes),
-            Utf8Mode::Lossy => Ok(match String::from_utf8_lossy(&bytes) {
+            Utf8Mode::Lossy => Ok(match utf8::lossy(&bytes) {
                 Cow::Borrowed(_) => bytes,
                 Cow::Owned(s) => Cow::Owned(s.into_bytes()),
             }),
@@ -216,7 +247,7 @@ impl Decoder {
     fn decode_bytes_into(&self, input: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
         let start = out.len();
         out.resize(start + input.len(), 0);
-        match scalar::decode(input, &mut out[start..], self.rules(), true) {
+        match self.bytes(input, &mut out[start..], true) {
             Ok(step) => {
                 out.truncate(start + step.written);
                 Ok(())
@@ -285,7 +316,7 @@ impl Decoder {
             Utf8Mode::Bytes => Ok(()),
             Utf8Mode::Strict => self.check_utf8(input, &out[start..]),
             Utf8Mode::Lossy => {
-                if let Cow::Owned(s) = String::from_utf8_lossy(&out[start..]) {
+                if let Cow::Owned(s) = utf8::lossy(&out[start..]) {
                     out.truncate(start);
                     out.extend_from_slice(s.as_bytes());
                 }
@@ -315,7 +346,8 @@ impl Decoder {
     /// ```
     pub fn decode_slice(&self, input: impl AsRef<[u8]>, out: &mut [u8]) -> Result<usize, DecodeError> {
         let input = input.as_ref();
-        let step = scalar::decode(input, out, self.rules(), true)
+        let step = self
+            .bytes(input, out, true)
             .map_err(|e| self.first_error(input, &out[..self.decoded_before(input, e)], e))?;
         if step.read < input.len() {
             // Report a problem earlier in the input before the lack of room.
@@ -415,7 +447,7 @@ impl Decoder {
         let mut read = 0;
         loop {
             let rest = &input[read..];
-            let step = match scalar::decode(rest, &mut buf[carried..carried + PIECE], self.rules(), true) {
+            let step = match self.bytes(rest, &mut buf[carried..carried + PIECE], true) {
                 Ok(step) => step,
                 Err(e) => {
                     let before = self.decoded_before(rest, e);

@@ -1,6 +1,6 @@
 //! [`StreamDecoder`]: decoding input that arrives in pieces, with bounded memory.
 
-use alloc::{borrow::Cow, string::String, vec::Vec};
+use alloc::{borrow::Cow, vec::Vec};
 
 use super::{Decoder, Utf8Mode, scalar, utf8, utf8::Utf8End};
 use crate::{DecodeError, DecodeErrorKind};
@@ -122,7 +122,7 @@ impl StreamDecoder {
         out.extend_from_slice(&self.carry[..self.carried]);
         let decoded_start = out.len();
         out.resize(decoded_start + src.len(), 0);
-        let read = match scalar::decode(src, &mut out[decoded_start..], rules, last) {
+        let read = match self.decoder.bytes(src, &mut out[decoded_start..], last) {
             Ok(step) => {
                 out.truncate(decoded_start + step.written);
                 step.read
@@ -158,7 +158,7 @@ impl StreamDecoder {
         self.carried = tail;
         out.truncate(end);
         if self.decoder.utf8 == Utf8Mode::Lossy
-            && let Cow::Owned(fixed) = String::from_utf8_lossy(&out[start..])
+            && let Cow::Owned(fixed) = utf8::lossy(&out[start..])
         {
             out.truncate(start);
             out.extend_from_slice(fixed.as_bytes());

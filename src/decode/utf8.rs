@@ -16,16 +16,39 @@ pub(crate) enum Utf8End {
     Incomplete(usize),
 }
 
+/// Whether `bytes` are valid UTF-8, by the SIMD validator (the common case, so it is the
+/// fast one).
+#[inline]
+pub(crate) fn is_valid(bytes: &[u8]) -> bool {
+    simdutf8::basic::from_utf8(bytes).is_ok()
+}
+
 pub(crate) fn check(bytes: &[u8]) -> Utf8End {
-    match core::str::from_utf8(bytes) {
+    if is_valid(bytes) {
+        return Utf8End::Valid;
+    }
+    // Invalid: the slower validator that says where and why.
+    match simdutf8::compat::from_utf8(bytes) {
         Ok(_) => Utf8End::Valid,
         Err(e) if e.error_len().is_some() => Utf8End::Invalid(e.valid_up_to()),
         Err(e) => Utf8End::Incomplete(e.valid_up_to()),
     }
 }
 
+/// `String::from_utf8_lossy`, with the SIMD validator's fast answer for valid input.
+#[cfg(feature = "alloc")]
+pub(crate) fn lossy(bytes: &[u8]) -> alloc::borrow::Cow<'_, str> {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(s) => alloc::borrow::Cow::Borrowed(s),
+        Err(_) => alloc::string::String::from_utf8_lossy(bytes),
+    }
+}
+
 /// The length of `bytes` after lossy replacement, and whether anything is replaced.
 pub(crate) fn lossy_len(bytes: &[u8]) -> (Option<usize>, bool) {
+    if is_valid(bytes) {
+        return (Some(bytes.len()), false);
+    }
     let mut len = Some(0usize);
     let mut replaced = false;
     for chunk in bytes.utf8_chunks() {

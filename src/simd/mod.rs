@@ -2,6 +2,8 @@
 //! [`generic`]; each instruction set has a small file under `x86/` or `aarch64/`.
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) mod decode;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod generic;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod tables;
@@ -20,8 +22,9 @@ mod x86 {
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::Backend;
+use crate::decode::scalar::{self as scalar_decode, Rules, Step};
 use crate::encode::scalar;
-use crate::{Engine, Set};
+use crate::{DecodeError, Engine, Set};
 
 /// Calls `$func` of the kernel module for `$engine`'s backend, or `$fallback` for scalar.
 macro_rules! dispatch {
@@ -74,4 +77,17 @@ pub(crate) fn valid_prefix(engine: Engine, input: &[u8], set: &Set) -> usize {
         let _ = (input, set);
         0
     })
+}
+
+/// Decodes `input` into `out` on `engine`'s backend: exactly [`scalar_decode::decode`]'s
+/// result, step and error.
+#[inline]
+pub(crate) fn decode(
+    engine: Engine,
+    input: &[u8],
+    out: &mut [u8],
+    rules: Rules,
+    last: bool,
+) -> Result<Step, DecodeError> {
+    dispatch!(engine, decode(input, out, rules, last), scalar_decode::decode(input, out, rules, last))
 }

@@ -69,6 +69,37 @@ pub(crate) fn group_len(m: u64) -> usize {
     usize::from(LEN[(m & 15) as usize])
 }
 
+/// `COMPRESS8[m]`, read as 8 little-endian bytes, lists the lanes whose bit is set in `m`
+/// (the lanes a decoded 8-byte group keeps), in order, padded with lane 0: a `pshufb`/`tbl`
+/// pattern that packs them to the front. `KEPT8[m]` is how many there are.
+pub(crate) static COMPRESS8: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut i, mut k) = (0, 0);
+        while i < 8 {
+            if m >> i & 1 != 0 {
+                t[m] |= (i as u64) << (8 * k);
+                k += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The number of set bits of each byte (see [`COMPRESS8`]).
+pub(crate) static KEPT8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut m = 0;
+    while m < 256 {
+        t[m] = (m as u32).count_ones() as u8;
+        m += 1;
+    }
+    t
+};
+
 /// Interleaving 16 high and 16 low hex digits into 48 bytes `%HH%HH...`: output vector `t`
 /// takes lane `j` from `h[DENSE_H[t][j]]` or `l[DENSE_L[t][j]]` (`0x80`: neither), and
 /// `DENSE_PCT[t]` supplies the `%`s.
@@ -115,6 +146,17 @@ mod tests {
                 let hit = t.lo[usize::from(b & 15)] & t.hi[usize::from(b >> 4)] != 0;
                 assert_eq!(hit, named.set.contains(b), "{} {b:#x}", named.name);
             }
+        }
+    }
+
+    #[test]
+    fn compress8_packs_the_kept_lanes() {
+        for m in 0..256usize {
+            let lanes: Vec<u8> = (0..8).filter(|i| m >> i & 1 != 0).collect();
+            let entry = COMPRESS8[m].to_le_bytes();
+            assert_eq!(&entry[..lanes.len()], &lanes[..], "mask {m:08b}");
+            assert!(entry[lanes.len()..].iter().all(|&i| i == 0));
+            assert_eq!(usize::from(KEPT8[m]), lanes.len());
         }
     }
 

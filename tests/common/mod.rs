@@ -5,7 +5,7 @@
 
 #![allow(dead_code)]
 
-use pctenc::{DecodeError, DecodeErrorKind, Decoder, Set, StreamDecoder, Utf8Mode};
+use pctenc::{Backend, DecodeError, DecodeErrorKind, Decoder, Engine, Set, StreamDecoder, Utf8Mode};
 
 /// The set that escapes exactly the ASCII bytes whose bits are set in `bits`.
 pub fn set_from_bits(bits: u128) -> Set {
@@ -306,4 +306,28 @@ pub fn check_all_apis(dec: Decoder, input: &[u8], cuts: &[usize]) -> Outcome {
 /// [`check_all_apis`] when only the checks matter.
 pub fn check(dec: Decoder, input: &[u8], cuts: &[usize]) {
     let _ = check_all_apis(dec, input, cuts);
+}
+
+/// The SIMD engines this CPU has (every backend but scalar), after printing which ran and
+/// checking the expectations CI sets: `PCTENC_EXPECT_BACKENDS` (a comma-separated list of
+/// backends that must be available: detection that silently lost one fails instead of
+/// quietly testing less) and `PCTENC_EXPECT_DETECTED` (the backend detection must choose).
+pub fn engines() -> Vec<Engine> {
+    let available: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.is_available()).collect();
+    static REPORT: std::sync::Once = std::sync::Once::new();
+    REPORT.call_once(|| {
+        eprintln!("backends available and tested: {available:?}; detected: {:?}", Backend::detect())
+    });
+    if let Ok(expected) = std::env::var("PCTENC_EXPECT_BACKENDS") {
+        for name in expected.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let backend = Backend::from_name(name).unwrap_or_else(|| panic!("unknown backend {name:?}"));
+            assert!(backend.is_available(), "{name} is expected on this machine but not detected");
+        }
+    }
+    if let Ok(name) = std::env::var("PCTENC_EXPECT_DETECTED") {
+        assert_eq!(Backend::detect().name(), name.trim(), "PCTENC_EXPECT_DETECTED");
+    }
+    let best = available.iter().copied().max().unwrap();
+    assert_eq!(Backend::detect(), best, "detect() must pick the widest available backend");
+    available.into_iter().filter(|&b| b != Backend::Scalar).map(|b| Engine::new(b).unwrap()).collect()
 }

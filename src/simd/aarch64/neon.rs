@@ -5,8 +5,9 @@
 use core::arch::aarch64::*;
 
 use crate::Set;
+use crate::simd::decode::DecodeKernel;
 use crate::simd::generic::{self, Kernel};
-use crate::simd::tables::{EXPAND4, Nibbles, group_len};
+use crate::simd::tables::{COMPRESS8, EXPAND4, KEPT8, Nibbles, group_len};
 
 #[derive(Clone, Copy)]
 pub(crate) struct Prepared {
@@ -110,4 +111,83 @@ impl Kernel for Neon {
     }
 }
 
+impl DecodeKernel for Neon {
+    #[inline(always)]
+    unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
+        // SAFETY: 16 readable bytes and NEON (caller).
+        unsafe {
+            let v = vld1q_u8(src);
+            let pct = vceqq_u8(v, vdupq_n_u8(b'%'));
+            if plus {
+                // One mask extraction for the common answer "neither".
+                let either = vorrq_u8(pct, vceqq_u8(v, vdupq_n_u8(b'+')));
+                if vmaxvq_u8(either) == 0 {
+                    return (0, 0);
+                }
+                (movemask(pct), movemask(vceqq_u8(v, vdupq_n_u8(b'+'))))
+            } else if vmaxvq_u8(pct) == 0 {
+                (0, 0)
+            } else {
+                (movemask(pct), 0)
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn bad_digits(src: *const u8) -> u64 {
+        // SAFETY: 18 readable bytes and NEON (caller).
+        unsafe { movemask(vorrq_u8(non_hex(vld1q_u8(src.add(1))), non_hex(vld1q_u8(src.add(2))))) }
+    }
+
+    #[inline(always)]
+    unsafe fn emit_decoded(src: *const u8, _pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+        let (lo, hi) = ((keep & 0xFF) as usize, (keep >> 8 & 0xFF) as usize);
+        // SAFETY: 18 readable bytes at `src`, 16 writable at `dst`, NEON (caller); the second
+        // store starts at most 8 bytes in.
+        unsafe {
+            let v = vld1q_u8(src);
+            let byte =
+                vorrq_u8(vshlq_n_u8(hex_values(vld1q_u8(src.add(1))), 4), hex_values(vld1q_u8(src.add(2))));
+            // Spaces from the input's `+` only: a decoded `%2B` stays `+`.
+            let v = if plus { vbslq_u8(vceqq_u8(v, vdupq_n_u8(b'+')), vdupq_n_u8(b' '), v) } else { v };
+            let v = vbslq_u8(vceqq_u8(vld1q_u8(src), vdupq_n_u8(b'%')), byte, v);
+            // Each half packed by its own pattern; the high half's lanes are 8 further on.
+            let pattern =
+                vcombine_u8(vcreate_u8(COMPRESS8[lo]), vcreate_u8(COMPRESS8[hi] + 0x0808_0808_0808_0808));
+            let packed = vqtbl1q_u8(v, pattern);
+            vst1_u8(dst, vget_low_u8(packed));
+            vst1_u8(dst.add(usize::from(KEPT8[lo])), vget_high_u8(packed));
+        }
+    }
+}
+
+/// All ones in the lanes of `v` that are not hex digits.
+///
+/// # Safety
+/// The CPU supports NEON.
+#[inline(always)]
+unsafe fn non_hex(v: uint8x16_t) -> uint8x16_t {
+    // SAFETY: NEON (caller).
+    unsafe {
+        let digit = vcleq_u8(vsubq_u8(v, vdupq_n_u8(b'0')), vdupq_n_u8(9));
+        let letter = vcleq_u8(vsubq_u8(vorrq_u8(v, vdupq_n_u8(0x20)), vdupq_n_u8(b'a')), vdupq_n_u8(5));
+        vmvnq_u8(vorrq_u8(digit, letter))
+    }
+}
+
+/// The value of each hex digit lane of `v` (other lanes: garbage).
+///
+/// # Safety
+/// The CPU supports NEON.
+#[inline(always)]
+unsafe fn hex_values(v: uint8x16_t) -> uint8x16_t {
+    // SAFETY: NEON (caller).
+    unsafe {
+        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` (above `9`) their low nibble + 9.
+        let letter = vandq_u8(vcgtq_u8(v, vdupq_n_u8(b'9')), vdupq_n_u8(9));
+        vaddq_u8(vandq_u8(v, vdupq_n_u8(0x0F)), letter)
+    }
+}
+
 generic::entry_points!(Neon, "neon");
+crate::simd::decode::entry_point!(Neon, "neon");

@@ -3,8 +3,9 @@
 
 use core::arch::x86_64::*;
 
-use super::ssse3::emit16;
+use super::ssse3::{compress16, emit16};
 use crate::Set;
+use crate::simd::decode::DecodeKernel;
 use crate::simd::generic::{self, Kernel};
 use crate::simd::tables::Nibbles;
 
@@ -88,4 +89,86 @@ impl Kernel for Avx2 {
     }
 }
 
+impl DecodeKernel for Avx2 {
+    #[inline(always)]
+    unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
+        // SAFETY: 32 readable bytes and AVX2 (caller).
+        unsafe {
+            let v = load(src);
+            let eq =
+                |b: u8| _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8))) as u32 as u64;
+            (eq(b'%'), if plus { eq(b'+') } else { 0 })
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn bad_digits(src: *const u8) -> u64 {
+        // SAFETY: 34 readable bytes and AVX2 (caller).
+        unsafe { non_hex(load(src.add(1))) | non_hex(load(src.add(2))) }
+    }
+
+    #[inline(always)]
+    unsafe fn emit_decoded(src: *const u8, _pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+        // SAFETY: 34 readable bytes at `src`, 32 writable at `dst`, AVX2 (caller); the
+        // second half starts where the first ended, at most 16 bytes in.
+        unsafe {
+            let v = load(src);
+            let high = hex_values(load(src.add(1)));
+            let low = hex_values(load(src.add(2)));
+            // The 16-bit shift carries a non-digit lane's garbage into the next lane's low
+            // nibble, which the mask clears.
+            let byte = _mm256_or_si256(
+                _mm256_and_si256(_mm256_slli_epi16(high, 4), _mm256_set1_epi8(0xF0u8 as i8)),
+                low,
+            );
+            let pct = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'%' as i8));
+            let v = if plus {
+                // Spaces from the input's `+` only: a decoded `%2B` stays `+`.
+                let sp = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'+' as i8));
+                _mm256_blendv_epi8(v, _mm256_set1_epi8(b' ' as i8), sp)
+            } else {
+                v
+            };
+            let v = _mm256_blendv_epi8(v, byte, pct);
+            let first = compress16(_mm256_castsi256_si128(v), keep & 0xFFFF, dst);
+            compress16(_mm256_extracti128_si256(v, 1), keep >> 16, dst.add(first));
+        }
+    }
+}
+
+/// The lanes of `v` that are not hex digits.
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[inline(always)]
+unsafe fn non_hex(v: __m256i) -> u64 {
+    // SAFETY: AVX2 (caller).
+    unsafe {
+        // Unsigned `x <= n` as `min(x, n) == x`.
+        let at_most = |x: __m256i, n: u8| _mm256_cmpeq_epi8(_mm256_min_epu8(x, _mm256_set1_epi8(n as i8)), x);
+        let digit = at_most(_mm256_sub_epi8(v, _mm256_set1_epi8(b'0' as i8)), 9);
+        let letter = at_most(
+            _mm256_sub_epi8(_mm256_or_si256(v, _mm256_set1_epi8(0x20)), _mm256_set1_epi8(b'a' as i8)),
+            5,
+        );
+        !(_mm256_movemask_epi8(_mm256_or_si256(digit, letter)) as u32) as u64
+    }
+}
+
+/// The value of each hex digit lane of `v` (other lanes: garbage below 25).
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[inline(always)]
+unsafe fn hex_values(v: __m256i) -> __m256i {
+    // SAFETY: AVX2 (caller).
+    unsafe {
+        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` (above `9`) their low nibble + 9.
+        let letter =
+            _mm256_and_si256(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(b'9' as i8)), _mm256_set1_epi8(9));
+        _mm256_add_epi8(_mm256_and_si256(v, _mm256_set1_epi8(0x0F)), letter)
+    }
+}
+
 generic::entry_points!(Avx2, "avx2,popcnt");
+crate::simd::decode::entry_point!(Avx2, "avx2,popcnt");

@@ -9,6 +9,7 @@
 use core::arch::x86_64::*;
 
 use crate::Set;
+use crate::simd::decode::DecodeKernel;
 use crate::simd::generic::{self, Kernel};
 use crate::simd::tables::Nibbles;
 
@@ -156,4 +157,81 @@ impl Kernel for Avx512 {
     }
 }
 
+impl DecodeKernel for Avx512 {
+    #[inline(always)]
+    unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
+        // SAFETY: 64 readable bytes and AVX-512 BW (caller).
+        unsafe {
+            let v = _mm512_loadu_si512(src.cast());
+            let pct = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));
+            (pct, if plus { _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8)) } else { 0 })
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn bad_digits(src: *const u8) -> u64 {
+        // SAFETY: 66 readable bytes and AVX-512 BW (caller).
+        unsafe {
+            non_hex(_mm512_loadu_si512(src.add(1).cast())) | non_hex(_mm512_loadu_si512(src.add(2).cast()))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+        // SAFETY: 66 readable bytes at `src`, 64 writable at `dst`, AVX-512 BW and VBMI2
+        // (caller).
+        unsafe {
+            let v = _mm512_loadu_si512(src.cast());
+            let high = hex_values(_mm512_loadu_si512(src.add(1).cast()));
+            let low = hex_values(_mm512_loadu_si512(src.add(2).cast()));
+            // The 16-bit shift carries a non-digit lane's garbage into the next lane's low
+            // nibble, which the mask clears.
+            let byte = _mm512_or_si512(
+                _mm512_and_si512(_mm512_slli_epi16(high, 4), _mm512_set1_epi8(0xF0u8 as i8)),
+                low,
+            );
+            let spaces = if plus { _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8)) } else { 0 };
+            let v = _mm512_mask_blend_epi8(spaces, v, _mm512_set1_epi8(b' ' as i8));
+            let v = _mm512_mask_blend_epi8(pct, v, byte);
+            // Compress in a register, then one plain store: `vpcompressb` straight to memory
+            // is microcoded on some CPUs.
+            _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep, v));
+        }
+    }
+}
+
+/// The lanes of `v` that are not hex digits.
+///
+/// # Safety
+/// The CPU supports AVX-512 BW.
+#[inline(always)]
+unsafe fn non_hex(v: __m512i) -> u64 {
+    // SAFETY: AVX-512 BW (caller).
+    unsafe {
+        let digit =
+            _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8)), _mm512_set1_epi8(9));
+        let letter = _mm512_cmple_epu8_mask(
+            _mm512_sub_epi8(_mm512_or_si512(v, _mm512_set1_epi8(0x20)), _mm512_set1_epi8(b'a' as i8)),
+            _mm512_set1_epi8(5),
+        );
+        !(digit | letter)
+    }
+}
+
+/// The value of each hex digit lane of `v` (other lanes: garbage below 25).
+///
+/// # Safety
+/// The CPU supports AVX-512 BW.
+#[inline(always)]
+unsafe fn hex_values(v: __m512i) -> __m512i {
+    // SAFETY: AVX-512 BW (caller).
+    unsafe {
+        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` (above `9`) their low nibble + 9.
+        let nibble = _mm512_and_si512(v, _mm512_set1_epi8(0x0F));
+        let letter = _mm512_cmpgt_epu8_mask(v, _mm512_set1_epi8(b'9' as i8));
+        _mm512_mask_add_epi8(nibble, letter, nibble, _mm512_set1_epi8(9))
+    }
+}
+
 generic::entry_points!(Avx512, "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt");
+crate::simd::decode::entry_point!(Avx512, "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt");

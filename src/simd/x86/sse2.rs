@@ -9,6 +9,7 @@
 use core::arch::x86_64::*;
 
 use crate::Set;
+use crate::simd::decode::{self as generic_decode, DecodeKernel};
 use crate::simd::generic::{self, Kernel};
 
 /// More ranges than this and a per-byte test is as fast.
@@ -138,6 +139,121 @@ impl Kernel for Sse2 {
     }
 }
 
+impl DecodeKernel for Sse2 {
+    #[inline(always)]
+    unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
+        // SAFETY: 16 readable bytes (caller); SSE2 is part of x86-64.
+        unsafe { specials16(_mm_loadu_si128(src.cast()), plus) }
+    }
+
+    #[inline(always)]
+    unsafe fn bad_digits(src: *const u8) -> u64 {
+        // SAFETY: 18 readable bytes (caller).
+        unsafe {
+            non_hex16(_mm_loadu_si128(src.add(1).cast())) | non_hex16(_mm_loadu_si128(src.add(2).cast()))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn emit_decoded(src: *const u8, _pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+        // SAFETY: 18 readable bytes at `src`, 16 writable at `dst` (caller).
+        unsafe {
+            let v = decoded16(src, plus);
+            // No byte shuffle: pack each half in a general register, dropping the digit
+            // lanes from the highest down, and store it where the previous one ended.
+            let lo = _mm_cvtsi128_si64(v) as u64;
+            let hi = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
+            let removed = !keep & 0xFFFF;
+            dst.cast::<u64>().write_unaligned(drop_lanes(lo, removed & 0xFF));
+            let first = 8 - (removed & 0xFF).count_ones() as usize;
+            dst.add(first).cast::<u64>().write_unaligned(drop_lanes(hi, removed >> 8));
+        }
+    }
+}
+
+/// `x` without the bytes whose bits are set in `removed` (8 bits), packed to the front.
+#[inline(always)]
+fn drop_lanes(mut x: u64, mut removed: u64) -> u64 {
+    while removed != 0 {
+        let lane = 63 - removed.leading_zeros();
+        let below = (1u64 << (8 * lane)) - 1;
+        x = (x & below) | ((x >> 8) & !below);
+        removed &= !(1 << lane);
+    }
+    x
+}
+
+/// The `%` lanes of `v`, and its `+` lanes when `plus`.
+///
+/// # Safety
+/// SSE2 (always there on x86-64).
+#[inline(always)]
+pub(super) unsafe fn specials16(v: __m128i, plus: bool) -> (u64, u64) {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe {
+        let eq = |b: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u32 as u64;
+        (eq(b'%'), if plus { eq(b'+') } else { 0 })
+    }
+}
+
+/// The lanes of `v` that are not hex digits.
+///
+/// # Safety
+/// As for [`specials16`].
+#[inline(always)]
+pub(super) unsafe fn non_hex16(v: __m128i) -> u64 {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe {
+        // Unsigned `x <= n` as `min(x, n) == x`.
+        let at_most = |x: __m128i, n: u8| _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(n as i8)), x);
+        let digit = at_most(_mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8)), 9);
+        let letter =
+            at_most(_mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8(b'a' as i8)), 5);
+        !(_mm_movemask_epi8(_mm_or_si128(digit, letter)) as u32 as u64) & 0xFFFF
+    }
+}
+
+/// The value of each hex digit lane of `v` (other lanes: garbage below 25).
+///
+/// # Safety
+/// As for [`specials16`].
+#[inline(always)]
+unsafe fn hex_values16(v: __m128i) -> __m128i {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe {
+        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` (above `9`) their low nibble + 9.
+        let letter = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(b'9' as i8)), _mm_set1_epi8(9));
+        _mm_add_epi8(_mm_and_si128(v, _mm_set1_epi8(0x0F)), letter)
+    }
+}
+
+/// The 16 bytes at `src` with each `%` lane replaced by the byte its escape stands for
+/// (valid escapes assumed) and, when `plus`, each `+` by a space.
+///
+/// # Safety
+/// As for [`specials16`], and `src` is valid for reading 18 bytes.
+#[inline(always)]
+pub(super) unsafe fn decoded16(src: *const u8, plus: bool) -> __m128i {
+    // SAFETY: 18 readable bytes (caller); SSE2 is part of x86-64.
+    unsafe {
+        let v = _mm_loadu_si128(src.cast());
+        let high = hex_values16(_mm_loadu_si128(src.add(1).cast()));
+        let low = hex_values16(_mm_loadu_si128(src.add(2).cast()));
+        // A 16-bit shift: the garbage of a non-digit lane carries into the next lane's low
+        // nibble, which the mask clears.
+        let byte = _mm_or_si128(_mm_and_si128(_mm_slli_epi16(high, 4), _mm_set1_epi8(0xF0u8 as i8)), low);
+        let pct = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8));
+        // Spaces from the input's `+` only: a decoded `%2B` stays `+`.
+        let v = if plus {
+            let sp = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'+' as i8));
+            _mm_or_si128(_mm_and_si128(sp, _mm_set1_epi8(b' ' as i8)), _mm_andnot_si128(sp, v))
+        } else {
+            v
+        };
+        _mm_or_si128(_mm_and_si128(pct, byte), _mm_andnot_si128(pct, v))
+    }
+}
+
 /// Below this many bytes the range setup costs more than it saves (measured: at 64 bytes
 /// the scalar encoder is faster).
 const SHORT: usize = 256;
@@ -173,6 +289,19 @@ pub(crate) unsafe fn valid_prefix(input: &[u8], set: &Set) -> usize {
     }
     // SAFETY: SSE2 is available.
     unsafe { generic::valid_prefix::<Sse2>(input, set) }
+}
+
+/// # Safety
+/// As for [`count_escapes`].
+#[target_feature(enable = "sse2")]
+pub(crate) unsafe fn decode(
+    input: &[u8],
+    out: &mut [u8],
+    rules: crate::decode::scalar::Rules,
+    last: bool,
+) -> Result<crate::decode::scalar::Step, crate::DecodeError> {
+    // SAFETY: SSE2 is available.
+    unsafe { generic_decode::decode::<Sse2>(input, out, rules, last) }
 }
 
 #[cfg(test)]

@@ -3,9 +3,11 @@
 
 use core::arch::x86_64::*;
 
+use super::sse2::{decoded16, non_hex16, specials16};
 use crate::Set;
+use crate::simd::decode::DecodeKernel;
 use crate::simd::generic::{self, Kernel};
-use crate::simd::tables::{DENSE_H, DENSE_L, DENSE_PCT, EXPAND4, Nibbles, group_len};
+use crate::simd::tables::{COMPRESS8, DENSE_H, DENSE_L, DENSE_PCT, EXPAND4, KEPT8, Nibbles, group_len};
 
 #[derive(Clone, Copy)]
 pub(crate) struct Prepared {
@@ -62,6 +64,46 @@ impl Kernel for Ssse3 {
     unsafe fn emit(p: &Prepared, src: *const u8, escaped: u64, plus: u64, dst: *mut u8) -> usize {
         // SAFETY: the caller guarantees the bytes and room, and SSSE3.
         unsafe { emit16(p.digits, load(src), escaped, plus, dst) }
+    }
+}
+
+impl DecodeKernel for Ssse3 {
+    #[inline(always)]
+    unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
+        // SAFETY: 16 readable bytes (caller).
+        unsafe { specials16(load(src), plus) }
+    }
+
+    #[inline(always)]
+    unsafe fn bad_digits(src: *const u8) -> u64 {
+        // SAFETY: 18 readable bytes (caller).
+        unsafe { non_hex16(load(src.add(1))) | non_hex16(load(src.add(2))) }
+    }
+
+    #[inline(always)]
+    unsafe fn emit_decoded(src: *const u8, _pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+        // SAFETY: 18 readable bytes at `src`, 16 writable at `dst`, SSSE3 (caller).
+        unsafe { compress16(decoded16(src, plus), keep, dst) };
+    }
+}
+
+/// Writes the lanes of `v` whose bits are set in `keep` (16 bits) to `dst`, in order, and
+/// returns how many. Stores reach at most 16 bytes from `dst`.
+///
+/// # Safety
+/// The CPU supports SSSE3; `dst` is valid for writing 16 bytes.
+#[inline(always)]
+pub(super) unsafe fn compress16(v: __m128i, keep: u64, dst: *mut u8) -> usize {
+    let (lo, hi) = ((keep & 0xFF) as usize, (keep >> 8 & 0xFF) as usize);
+    // SAFETY: SSSE3 and 16 writable bytes (caller); the second store starts at most 8 bytes in.
+    unsafe {
+        // Each half packed by its own pattern; the high half's lanes are 8 further on.
+        let pattern = _mm_set_epi64x((COMPRESS8[hi] + 0x0808_0808_0808_0808) as i64, COMPRESS8[lo] as i64);
+        let packed = _mm_shuffle_epi8(v, pattern);
+        let first = usize::from(KEPT8[lo]);
+        _mm_storel_epi64(dst.cast(), packed);
+        _mm_storel_epi64(dst.add(first).cast(), _mm_unpackhi_epi64(packed, packed));
+        first + usize::from(KEPT8[hi])
     }
 }
 
@@ -142,3 +184,4 @@ pub(super) unsafe fn emit16(digits: __m128i, v: __m128i, escaped: u64, plus: u64
 }
 
 generic::entry_points!(Ssse3, "ssse3");
+crate::simd::decode::entry_point!(Ssse3, "ssse3");

@@ -1,0 +1,149 @@
+//! The vectorized decoder, written once over [`DecodeKernel`]. See `ALGORITHMS.md`,
+//! "Decoding".
+//!
+//! Per block of [`Kernel::BYTES`] bytes: find `%` (and `+`). A block with neither is copied,
+//! and so are the blocks after it, [`Kernel::RUN`] at a time. Otherwise, if every `%` is
+//! followed by two hex digits (read from the two loads one and two bytes further on, so an
+//! escape in the last two lanes is decoded whole and its digits are dropped from the next
+//! block), the kernel writes each `%` lane as its escape's byte and each `+` as a space,
+//! and compresses away the digit lanes. Blocks follow one another at a fixed step, so the
+//! loads never wait on the data. A block with a malformed `%` is handed to the scalar
+//! decoder, which gives the WHATWG copy or the exact error; so do the last `BYTES + 1` bytes.
+
+use super::generic::Kernel;
+use crate::DecodeError;
+use crate::decode::scalar::{self, Rules, Step};
+
+/// The decoder's per-block operations of one instruction set.
+///
+/// # Safety
+///
+/// As for [`Kernel`]: the caller of every method knows that the CPU supports the kernel's
+/// instruction set.
+pub(crate) trait DecodeKernel: Kernel {
+    /// The lanes of the block at `src` that hold `%`, and those that hold `+` (0 unless
+    /// `plus`).
+    ///
+    /// # Safety
+    /// The CPU supports the instruction set; `src` is valid for reading `BYTES` bytes.
+    unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64);
+
+    /// The lanes `i` of the block at `src` where `src[i + 1]` or `src[i + 2]` is not a hex
+    /// digit.
+    ///
+    /// # Safety
+    /// As for `specials`, and `src` is valid for reading `BYTES + 2` bytes.
+    unsafe fn bad_digits(src: *const u8) -> u64;
+
+    /// Decodes the block at `src`, whose `%` lanes (`pct`) all start valid escapes: each
+    /// `%` lane becomes the byte `src[i + 1..i + 3]` stands for, each `+` a space when
+    /// `plus`, and the lanes in `keep` are written to `dst` in order.
+    ///
+    /// # Safety
+    /// As for `bad_digits`, and `dst` is valid for writing `BYTES + SLACK` bytes.
+    unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8);
+}
+
+/// Decodes `input` into `out` like [`scalar::decode`], with the same result, step and error.
+///
+/// # Safety
+/// The CPU supports `K`'s instruction set.
+#[inline(always)]
+pub(crate) unsafe fn decode<K: DecodeKernel>(
+    input: &[u8],
+    out: &mut [u8],
+    rules: Rules,
+    last: bool,
+) -> Result<Step, DecodeError> {
+    let lanes = if K::BYTES == 64 { u64::MAX } else { (1u64 << K::BYTES) - 1 };
+    let room = K::BYTES + K::SLACK;
+    let (mut read, mut written) = (0, 0);
+    // The first lanes of this block that are digits of an escape the previous block decoded.
+    // The step from block to block is fixed, so the loads do not wait on the data.
+    let mut skip = 0u64;
+    while read + K::BYTES + 2 <= input.len() && out.len() - written >= room {
+        // SAFETY: `read + BYTES + 2 <= input.len()`.
+        let src = unsafe { input.as_ptr().add(read) };
+        // SAFETY: as above.
+        let (pct, plus) = unsafe { K::specials(src, rules.plus) };
+        if pct | plus | skip == 0 {
+            // SAFETY: both ranges are in bounds and the slices are distinct.
+            unsafe { core::ptr::copy_nonoverlapping(src, out.as_mut_ptr().add(written), K::BYTES) };
+            read += K::BYTES;
+            written += K::BYTES;
+            // A run without `%`: go on `RUN` blocks at a time.
+            let stride = K::RUN * K::BYTES;
+            while read + stride <= input.len() && out.len() - written >= stride {
+                let mut any = 0;
+                for k in 0..K::RUN {
+                    // SAFETY: `read + stride <= input.len()`.
+                    let (p, s) = unsafe { K::specials(input.as_ptr().add(read + k * K::BYTES), rules.plus) };
+                    any |= p | s;
+                }
+                if any != 0 {
+                    break;
+                }
+                // SAFETY: both ranges are in bounds (checked above); the slices are distinct.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(
+                        input.as_ptr().add(read),
+                        out.as_mut_ptr().add(written),
+                        stride,
+                    )
+                };
+                read += stride;
+                written += stride;
+            }
+            continue;
+        }
+        // SAFETY: `read + BYTES + 2 <= input.len()`.
+        if pct != 0 && unsafe { K::bad_digits(src) } & pct != 0 {
+            // A malformed `%`: the scalar decoder copies it (lenient) or names the error,
+            // and goes on for at most one block's worth of output.
+            read += skip.trailing_ones() as usize;
+            skip = 0;
+            let step = scalar::decode(&input[read..], &mut out[written..written + K::BYTES], rules, last)
+                .map_err(|e| e.shifted(read))?;
+            read += step.read;
+            written += step.written;
+            if step.read == 0 {
+                return Ok(Step { read, written });
+            }
+            continue;
+        }
+        // Valid escapes never overlap: their digits are not `%`.
+        let keep = lanes & !((pct << 1) | (pct << 2) | skip);
+        // SAFETY: `BYTES + 2` readable bytes, `room` writable bytes.
+        unsafe { K::emit_decoded(src, pct, rules.plus, keep, out.as_mut_ptr().add(written)) };
+        written += keep.count_ones() as usize;
+        read += K::BYTES;
+        // The digits of a `%` in the last two lanes (decoded here) open the next block.
+        let tail = pct >> (K::BYTES - 2) & 0b11;
+        skip = tail | tail >> 1;
+    }
+    read += skip.trailing_ones() as usize;
+    let step =
+        scalar::decode(&input[read..], &mut out[written..], rules, last).map_err(|e| e.shifted(read))?;
+    Ok(Step { read: read + step.read, written: written + step.written })
+}
+
+/// The `#[target_feature]` entry point of a kernel's decoder.
+macro_rules! entry_point {
+    ($kernel:ty, $features:literal) => {
+        /// Decodes `input` into `out` like the scalar decoder, with the same result.
+        ///
+        /// # Safety
+        /// The CPU supports every feature this function enables.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn decode(
+            input: &[u8],
+            out: &mut [u8],
+            rules: $crate::decode::scalar::Rules,
+            last: bool,
+        ) -> Result<$crate::decode::scalar::Step, $crate::DecodeError> {
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::decode::decode::<$kernel>(input, out, rules, last) }
+        }
+    };
+}
+pub(crate) use entry_point;

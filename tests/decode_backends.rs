@@ -1,0 +1,213 @@
+//! Every SIMD decoder this CPU has, pinned in-process against the scalar one: every length
+//! around the vector sizes, every alignment, `%` and malformed escapes at every position
+//! (the last bytes of a vector included), every byte value raw and escaped, every mode;
+//! results, errors (offset and kind), exact-size and too-small output slices and stream
+//! pieces must all be identical. A few inputs also go through every API against the
+//! independent reference model of `tests/common`.
+//!
+//! The backends that ran are printed; `PCTENC_EXPECT_BACKENDS` / `PCTENC_EXPECT_DETECTED` as
+//! in `tests/backends.rs`.
+
+use pctenc::{Decoder, Engine, StreamDecoder};
+use proptest::prelude::*;
+
+mod common;
+use common::{Outcome, all_decoders, cases, engines, outcome, show};
+
+/// The widest block any backend reads (AVX-512), plus the two bytes it looks ahead.
+const WIDEST: usize = 64;
+
+fn stream(dec: Decoder, input: &[u8], cut: usize) -> Outcome {
+    let mut s = StreamDecoder::new(dec);
+    let mut out = Vec::new();
+    let cut = cut.min(input.len());
+    s.feed(&input[..cut], &mut out).map_err(|e| (e.offset(), e.kind()))?;
+    s.feed(&input[cut..], &mut out).map_err(|e| (e.offset(), e.kind()))?;
+    s.finish(&mut out).map_err(|e| (e.offset(), e.kind()))?;
+    Ok(out)
+}
+
+/// Decodes `input` with `dec` on `engine` and on scalar through the APIs that reach the
+/// vector code, and asserts the same results.
+fn check(engine: Engine, dec: Decoder, input: &[u8]) {
+    let fast = dec.engine(engine);
+    let scalar = dec.engine(Engine::scalar());
+    let fail = |api: &str, got: &Outcome, want: &Outcome| {
+        panic!(
+            "{:?} {api} differs from scalar with {dec:?} on b\"{}\":\n  fast:   {got:?}\n  scalar: {want:?}",
+            engine.backend(),
+            show(input),
+        )
+    };
+    let want = outcome(scalar.decode(input));
+    let got = outcome(fast.decode(input));
+    if got != want {
+        fail("decode", &got, &want);
+    }
+    // Slices: roomy, exact, and too small by one and by half. Nothing written past them.
+    let mut sizes = vec![input.len() * 3 + 1];
+    if let Ok(v) = &want {
+        sizes.extend([v.len(), v.len().saturating_sub(1), v.len() / 2]);
+    }
+    for size in sizes {
+        let mut a = vec![0xA5u8; size + WIDEST];
+        let mut b = a.clone();
+        let got = outcome(fast.decode_slice(input, &mut a[..size]).map(|n| a[..n].to_vec()));
+        let want = outcome(scalar.decode_slice(input, &mut b[..size]).map(|n| b[..n].to_vec()));
+        if got != want {
+            fail(&format!("decode_slice (room {size})"), &got, &want);
+        }
+        assert!(a[size..].iter().all(|&x| x == 0xA5), "{:?} wrote past its slice", engine.backend());
+    }
+    for cut in [input.len() / 2, input.len().saturating_sub(1)] {
+        let got = stream(fast, input, cut);
+        if got != want {
+            fail(&format!("stream (cut at {cut})"), &got, &want);
+        }
+    }
+}
+
+fn check_modes(engine: Engine, input: &[u8]) {
+    for dec in all_decoders() {
+        check(engine, dec, input);
+    }
+}
+
+/// Inputs of `len` bytes built from a few tokens in turn, starting at token `phase`.
+fn tokens(len: usize, phase: usize, tokens: &[&[u8]]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(len + 8);
+    let mut i = phase;
+    while v.len() < len {
+        v.extend_from_slice(tokens[i % tokens.len()]);
+        i += 1;
+    }
+    v.truncate(len);
+    v
+}
+
+const PATTERNS: &[&[&[u8]]] = &[
+    &[b"abcdefgh"],
+    &[b"%C3%A9"],
+    &[b"%E4%B8%AD%e6%96%87"],
+    &[b"ab", b"%20", b"c+d", b"%2B"],
+    &[b"%41", b"x"],
+    &[b"%zz", b"%4", b"%%41", b"y"],
+    &[b"100% ", b"%ff", b"+"],
+    &[b"%F0%9F%98%80", b"%ED%A0%80", b"%C0%AF", b"\xFF"],
+];
+
+#[test]
+fn every_length_and_pattern() {
+    for engine in engines() {
+        for pattern in PATTERNS {
+            for len in 0..=3 * WIDEST + 3 {
+                for phase in 0..pattern.len().min(3) {
+                    check_modes(engine, &tokens(len, phase, pattern));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_alignment() {
+    for engine in engines() {
+        for pattern in PATTERNS {
+            let buf = tokens(5 * WIDEST, 0, pattern);
+            for offset in 0..WIDEST {
+                for len in [WIDEST - 1, WIDEST + 2, 3 * WIDEST + 1] {
+                    check_modes(engine, &buf[offset..offset + len]);
+                }
+            }
+        }
+    }
+}
+
+/// A valid escape, truncated ones and malformed ones at every position of inputs around the
+/// block sizes, in text and among escapes: the `%` in the last one or two lanes of a block
+/// included.
+#[test]
+fn escapes_and_malformed_escapes_at_every_position() {
+    let inserts: &[&[u8]] = &[b"%41", b"%e9", b"%", b"%4", b"%z1", b"%4z", b"%%41", b"+", b"%2B", b"%u00e9"];
+    for engine in engines() {
+        for len in [15, 16, 17, 18, 31, 32, 33, 34, 63, 64, 65, 66, 67, 127, 128, 130] {
+            for background in [&b"abcdefgh"[..], b"%C3%A9"] {
+                let base = tokens(len, 0, &[background]);
+                for insert in inserts {
+                    for at in 0..=len {
+                        let mut input = base[..at].to_vec();
+                        input.extend_from_slice(insert);
+                        input.extend_from_slice(&base[at..]);
+                        check_modes(engine, &input);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every byte value, raw and as an escape (upper and lower case), at every position of a
+/// block and across its end.
+#[test]
+fn every_byte_value_raw_and_escaped() {
+    for engine in engines() {
+        for byte in 0..=255u8 {
+            let escaped = [format!("%{byte:02X}"), format!("%{byte:02x}")];
+            for len in [16, 32, 64] {
+                for at in 0..len + 3 {
+                    let mut raw = tokens(len + 8, 0, &[b"%41"]);
+                    raw[at] = byte;
+                    check(engine, Decoder::new().lenient(true), &raw);
+                    check(engine, Decoder::new().plus_as_space(true), &raw);
+                    for e in &escaped {
+                        let mut input = tokens(at, 0, &[b"xy"]);
+                        input.extend_from_slice(e.as_bytes());
+                        input.extend_from_slice(&tokens(len, 0, &[b"%62"]));
+                        check(engine, Decoder::new(), &input);
+                        check(engine, Decoder::FORM, &input);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A few inputs through every API against the independent model, on every backend.
+#[test]
+fn every_api_against_the_model() {
+    for engine in engines() {
+        for pattern in PATTERNS {
+            for len in [WIDEST + 2, 2 * WIDEST + 5] {
+                let input = tokens(len, 1, pattern);
+                for dec in all_decoders() {
+                    common::check(dec.engine(engine), &input, &[len / 3, len / 2]);
+                }
+            }
+        }
+    }
+}
+
+fn token() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        Just(b"%".to_vec()),
+        Just(b"+".to_vec()),
+        "[0-9a-fA-F]{1,2}".prop_map(String::into_bytes),
+        "%[0-9a-fA-F]{2}".prop_map(String::into_bytes),
+        "[a-z ]{1,40}".prop_map(String::into_bytes),
+        any::<u8>().prop_map(|b| vec![b]),
+        "\\PC{1,4}".prop_map(String::into_bytes),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+
+    #[test]
+    fn random_inputs(parts in prop::collection::vec(token(), 0..80), mode in 0usize..12) {
+        let input: Vec<u8> = parts.concat();
+        let dec = all_decoders()[mode];
+        for engine in engines() {
+            check(engine, dec, &input);
+        }
+    }
+}
