@@ -126,37 +126,10 @@ pub(crate) fn validate(
     }
 }
 
-/// The sets a vector scan classifies with: bytes that must not appear raw (the set, less `%`
-/// and, for a plus set, `+`; a raw space is wrong even there), `%` alone, and non-hex bytes.
+/// The bytes a vector scan rejects where they appear raw (outside an escape's digits): the
+/// set, less `%` and, for a plus set, `+`; a raw space is wrong even there.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-pub(crate) fn scan_sets(set: &Set) -> [Set; 3] {
-    let mut raw = set.remove(b'%').with_space_as_plus(false);
-    if set.space_as_plus() {
-        raw = raw.remove(b'+').add(b' ');
-    }
-    const PERCENT: Set = Set::EMPTY.add(b'%').with_iri(true);
-    const NON_HEX: Set = Set::ALL
-        .remove(b'0')
-        .remove(b'1')
-        .remove(b'2')
-        .remove(b'3')
-        .remove(b'4')
-        .remove(b'5')
-        .remove(b'6')
-        .remove(b'7')
-        .remove(b'8')
-        .remove(b'9')
-        .remove(b'A')
-        .remove(b'B')
-        .remove(b'C')
-        .remove(b'D')
-        .remove(b'E')
-        .remove(b'F')
-        .remove(b'a')
-        .remove(b'b')
-        .remove(b'c')
-        .remove(b'd')
-        .remove(b'e')
-        .remove(b'f');
-    [raw, PERCENT, NON_HEX]
+pub(crate) fn raw_set(set: &Set) -> Set {
+    let raw = set.remove(b'%').with_space_as_plus(false);
+    if set.space_as_plus() { raw.remove(b'+').add(b' ') } else { raw }
 }

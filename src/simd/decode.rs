@@ -28,12 +28,22 @@ pub(crate) trait DecodeKernel: Kernel {
     /// The CPU supports the instruction set; `src` is valid for reading `BYTES` bytes.
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64);
 
+    /// The lanes of the block at `src` that are not hex digits.
+    ///
+    /// # Safety
+    /// As for `specials`.
+    unsafe fn non_hex(src: *const u8) -> u64;
+
     /// The lanes `i` of the block at `src` where `src[i + 1]` or `src[i + 2]` is not a hex
     /// digit.
     ///
     /// # Safety
     /// As for `specials`, and `src` is valid for reading `BYTES + 2` bytes.
-    unsafe fn bad_digits(src: *const u8) -> u64;
+    #[inline(always)]
+    unsafe fn bad_digits(src: *const u8) -> u64 {
+        // SAFETY: `BYTES + 2` readable bytes (caller).
+        unsafe { Self::non_hex(src.add(1)) | Self::non_hex(src.add(2)) }
+    }
 
     /// Decodes the block at `src`, whose `%` lanes (`pct`) all start valid escapes: each
     /// `%` lane becomes the byte `src[i + 1..i + 3]` stands for, each `+` a space when

@@ -1,6 +1,7 @@
 //! The encoding algorithm, written once over [`Kernel`]; each instruction set supplies the
 //! three block operations in a small file of its own.
 
+use super::decode::DecodeKernel;
 use crate::Set;
 use crate::encode::scalar;
 
@@ -179,56 +180,69 @@ pub(crate) unsafe fn encode<K: Kernel>(
 /// (never inside an escape) before the first block with a problem, or after the last whole
 /// block. The scalar validator takes over from there and finds the exact error, if any.
 ///
-/// Per block, three classifications: bytes that must not appear raw, `%`, and non-hex bytes.
-/// The two bytes after each `%` must be hex digits (and are exempt from the first test); an
-/// escape begun in the last two bytes of a block carries into the next.
+/// Per block: the bytes that must not appear raw (one classification), the `%` lanes, and
+/// the non-hex lanes. The two lanes after each `%` must be hex digits, and are exempt from
+/// the first test; for an escape in the last two lanes they are the first of the next block.
 ///
 /// # Safety
 /// The CPU supports `K`'s instruction set.
 #[inline(always)]
-pub(crate) unsafe fn valid_prefix<K: Kernel>(input: &[u8], set: &Set) -> usize {
+pub(crate) unsafe fn valid_prefix<K: DecodeKernel>(input: &[u8], set: &Set) -> usize {
     if input.len() < K::BYTES {
         return 0;
     }
-    let [raw, percent, non_hex] = crate::validate::scan_sets(set);
     // SAFETY: the caller vouches for the CPU.
-    let (raw, percent, non_hex) = unsafe {
-        let digits = crate::hex::UPPER;
-        (K::prepare(&raw, digits), K::prepare(&percent, digits), K::prepare(&non_hex, digits))
-    };
+    let raw = unsafe { K::prepare(&crate::validate::raw_set(set), crate::hex::UPPER) };
     let lanes = if K::BYTES == 64 { u64::MAX } else { (1u64 << K::BYTES) - 1 };
-    // Lanes of the current block that must be hex digits because of an earlier `%`.
+    // The first lanes of this block that are digits of an escape begun in the previous one.
     let mut carry = 0u64;
-    let (mut at, mut boundary) = (0, 0);
+    let mut at = 0;
+    // Two blocks per round: their classifications are independent; only the carry is not.
+    while at + 2 * K::BYTES <= input.len() {
+        // SAFETY: `at + 2 * BYTES <= input.len()`.
+        // (No closures here: they would not inherit the caller's target features.)
+        let (bad0, pct0, not_hex0, bad1, pct1, not_hex1) = unsafe {
+            let (s0, s1) = (input.as_ptr().add(at), input.as_ptr().add(at + K::BYTES));
+            (
+                K::classify(&raw, s0).0,
+                K::specials(s0, false).0,
+                K::non_hex(s0),
+                K::classify(&raw, s1).0,
+                K::specials(s1, false).0,
+                K::non_hex(s1),
+            )
+        };
+        let digits0 = ((pct0 << 1) | (pct0 << 2) | carry) & lanes;
+        let tail0 = pct0 >> (K::BYTES - 2) & 0b11;
+        let digits1 = ((pct1 << 1) | (pct1 << 2) | tail0 | tail0 >> 1) & lanes;
+        if (bad0 & !digits0) | (digits0 & not_hex0) | (bad1 & !digits1) | (digits1 & not_hex1) != 0 {
+            break;
+        }
+        at += 2 * K::BYTES;
+        let tail1 = pct1 >> (K::BYTES - 2) & 0b11;
+        carry = tail1 | tail1 >> 1;
+    }
     while at + K::BYTES <= input.len() {
         // SAFETY: `at + BYTES <= input.len()`.
-        let (bad, pct, not_hex) = unsafe {
+        let (bad, (pct, _), not_hex) = unsafe {
             let src = input.as_ptr().add(at);
-            (K::classify(&raw, src).0, K::classify(&percent, src).0, K::classify(&non_hex, src).0)
+            (K::classify(&raw, src).0, K::specials(src, false), K::non_hex(src))
         };
         let digits = ((pct << 1) | (pct << 2) | carry) & lanes;
         if (bad & !digits) | (digits & not_hex) != 0 {
-            return boundary;
+            break;
         }
-        let (second_last, last) = (pct >> (K::BYTES - 2) & 1 != 0, pct >> (K::BYTES - 1) & 1 != 0);
-        carry = if last {
-            0b11
-        } else if second_last {
-            0b01
-        } else {
-            0
-        };
-        boundary = at + K::BYTES
-            - if second_last {
-                2
-            } else if last {
-                1
-            } else {
-                0
-            };
         at += K::BYTES;
+        let tail = pct >> (K::BYTES - 2) & 0b11;
+        carry = tail | tail >> 1;
     }
-    boundary
+    // An escape whose digits were not checked (they are in the failing block, or past the
+    // last whole one) is left to the scalar validator.
+    at - match carry {
+        0b11 => 1,
+        0b01 => 2,
+        _ => 0,
+    }
 }
 
 /// The two `#[target_feature]` entry points of a kernel: `count_escapes` and `encode`, which

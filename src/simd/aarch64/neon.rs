@@ -134,8 +134,14 @@ impl DecodeKernel for Neon {
     }
 
     #[inline(always)]
+    unsafe fn non_hex(src: *const u8) -> u64 {
+        // SAFETY: 16 readable bytes and NEON (caller).
+        unsafe { movemask(non_hex(vld1q_u8(src))) }
+    }
+
+    #[inline(always)]
     unsafe fn bad_digits(src: *const u8) -> u64 {
-        // SAFETY: 18 readable bytes and NEON (caller).
+        // SAFETY: 18 readable bytes and NEON (caller); one mask extraction for both.
         unsafe { movemask(vorrq_u8(non_hex(vld1q_u8(src.add(1))), non_hex(vld1q_u8(src.add(2))))) }
     }
 

@@ -95,16 +95,20 @@ impl DecodeKernel for Avx2 {
         // SAFETY: 32 readable bytes and AVX2 (caller).
         unsafe {
             let v = load(src);
-            let eq =
-                |b: u8| _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8))) as u32 as u64;
-            (eq(b'%'), if plus { eq(b'+') } else { 0 })
+            let pct = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'%' as i8))) as u32 as u64;
+            let plus = if plus {
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'+' as i8))) as u32 as u64
+            } else {
+                0
+            };
+            (pct, plus)
         }
     }
 
     #[inline(always)]
-    unsafe fn bad_digits(src: *const u8) -> u64 {
-        // SAFETY: 34 readable bytes and AVX2 (caller).
-        unsafe { non_hex(load(src.add(1))) | non_hex(load(src.add(2))) }
+    unsafe fn non_hex(src: *const u8) -> u64 {
+        // SAFETY: 32 readable bytes and AVX2 (caller).
+        unsafe { non_hex(load(src)) }
     }
 
     #[inline(always)]
@@ -145,7 +149,6 @@ unsafe fn non_hex(v: __m256i) -> u64 {
     // SAFETY: AVX2 (caller).
     unsafe {
         // Unsigned `x <= n` as `min(x, n) == x`.
-        let at_most = |x: __m256i, n: u8| _mm256_cmpeq_epi8(_mm256_min_epu8(x, _mm256_set1_epi8(n as i8)), x);
         let digit = at_most(_mm256_sub_epi8(v, _mm256_set1_epi8(b'0' as i8)), 9);
         let letter = at_most(
             _mm256_sub_epi8(_mm256_or_si256(v, _mm256_set1_epi8(0x20)), _mm256_set1_epi8(b'a' as i8)),
@@ -153,6 +156,17 @@ unsafe fn non_hex(v: __m256i) -> u64 {
         );
         !(_mm256_movemask_epi8(_mm256_or_si256(digit, letter)) as u32) as u64
     }
+}
+
+/// All ones in the lanes where `x <= n` (unsigned), as `min(x, n) == x`. (A function, not a
+/// closure: closures do not inherit the caller's target features.)
+///
+/// # Safety
+/// The CPU supports AVX2.
+#[inline(always)]
+unsafe fn at_most(x: __m256i, n: u8) -> __m256i {
+    // SAFETY: AVX2 (caller).
+    unsafe { _mm256_cmpeq_epi8(_mm256_min_epu8(x, _mm256_set1_epi8(n as i8)), x) }
 }
 
 /// The value of each hex digit lane of `v` (other lanes: garbage below 25).

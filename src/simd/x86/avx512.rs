@@ -169,11 +169,9 @@ impl DecodeKernel for Avx512 {
     }
 
     #[inline(always)]
-    unsafe fn bad_digits(src: *const u8) -> u64 {
-        // SAFETY: 66 readable bytes and AVX-512 BW (caller).
-        unsafe {
-            non_hex(_mm512_loadu_si512(src.add(1).cast())) | non_hex(_mm512_loadu_si512(src.add(2).cast()))
-        }
+    unsafe fn non_hex(src: *const u8) -> u64 {
+        // SAFETY: 64 readable bytes and AVX-512 BW (caller).
+        unsafe { non_hex(_mm512_loadu_si512(src.cast())) }
     }
 
     #[inline(always)]

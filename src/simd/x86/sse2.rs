@@ -147,11 +147,9 @@ impl DecodeKernel for Sse2 {
     }
 
     #[inline(always)]
-    unsafe fn bad_digits(src: *const u8) -> u64 {
-        // SAFETY: 18 readable bytes (caller).
-        unsafe {
-            non_hex16(_mm_loadu_si128(src.add(1).cast())) | non_hex16(_mm_loadu_si128(src.add(2).cast()))
-        }
+    unsafe fn non_hex(src: *const u8) -> u64 {
+        // SAFETY: 16 readable bytes (caller).
+        unsafe { non_hex16(_mm_loadu_si128(src.cast())) }
     }
 
     #[inline(always)]
@@ -191,8 +189,15 @@ fn drop_lanes(mut x: u64, mut removed: u64) -> u64 {
 pub(super) unsafe fn specials16(v: __m128i, plus: bool) -> (u64, u64) {
     // SAFETY: SSE2 is part of x86-64.
     unsafe {
-        let eq = |b: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u32 as u64;
-        (eq(b'%'), if plus { eq(b'+') } else { 0 })
+        let pct = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8))) as u32 as u64;
+        (
+            pct,
+            if plus {
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'+' as i8))) as u32 as u64
+            } else {
+                0
+            },
+        )
     }
 }
 
@@ -205,12 +210,21 @@ pub(super) unsafe fn non_hex16(v: __m128i) -> u64 {
     // SAFETY: SSE2 is part of x86-64.
     unsafe {
         // Unsigned `x <= n` as `min(x, n) == x`.
-        let at_most = |x: __m128i, n: u8| _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(n as i8)), x);
         let digit = at_most(_mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8)), 9);
         let letter =
             at_most(_mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8(b'a' as i8)), 5);
         !(_mm_movemask_epi8(_mm_or_si128(digit, letter)) as u32 as u64) & 0xFFFF
     }
+}
+
+/// All ones in the lanes where `x <= n` (unsigned), as `min(x, n) == x`.
+///
+/// # Safety
+/// As for [`specials16`].
+#[inline(always)]
+unsafe fn at_most(x: __m128i, n: u8) -> __m128i {
+    // SAFETY: SSE2 is part of x86-64.
+    unsafe { _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(n as i8)), x) }
 }
 
 /// The value of each hex digit lane of `v` (other lanes: garbage below 25).

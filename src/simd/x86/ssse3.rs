@@ -75,9 +75,9 @@ impl DecodeKernel for Ssse3 {
     }
 
     #[inline(always)]
-    unsafe fn bad_digits(src: *const u8) -> u64 {
-        // SAFETY: 18 readable bytes (caller).
-        unsafe { non_hex16(load(src.add(1))) | non_hex16(load(src.add(2))) }
+    unsafe fn non_hex(src: *const u8) -> u64 {
+        // SAFETY: 16 readable bytes (caller).
+        unsafe { non_hex16(load(src)) }
     }
 
     #[inline(always)]
