@@ -52,6 +52,24 @@ pub(crate) trait DecodeKernel: Kernel {
     /// # Safety
     /// As for `bad_digits`, and `dst` is valid for writing `BYTES + SLACK` bytes.
     unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8);
+
+    /// [`emit_decoded`](DecodeKernel::emit_decoded) if every `%` lane starts a valid
+    /// escape, and `true`; else `false`, with `dst` written or not. Kernels that can share
+    /// the work of the check and the decoding override it.
+    ///
+    /// # Safety
+    /// As for `emit_decoded`.
+    #[inline(always)]
+    unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
+        // SAFETY: as the caller guarantees for `emit_decoded`.
+        unsafe {
+            if pct != 0 && Self::bad_digits(src) & pct != 0 {
+                return false;
+            }
+            Self::emit_decoded(src, pct, plus, keep, dst);
+        }
+        true
+    }
 }
 
 /// Decodes `input` into `out` like [`scalar::decode`], with the same result, step and error.
@@ -106,8 +124,10 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
             }
             continue;
         }
-        // SAFETY: `read + BYTES + 2 <= input.len()`.
-        if pct != 0 && unsafe { K::bad_digits(src) } & pct != 0 {
+        // Valid escapes never overlap: their digits are not `%`.
+        let keep = lanes & !((pct << 1) | (pct << 2) | skip);
+        // SAFETY: `BYTES + 2` readable bytes, `room` writable bytes.
+        if !unsafe { K::emit_checked(src, pct, rules.plus, keep, out.as_mut_ptr().add(written)) } {
             // A malformed `%`: the scalar decoder copies it (lenient) or names the error,
             // and goes on for at most one block's worth of output.
             read += skip.trailing_ones() as usize;
@@ -121,10 +141,6 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
             }
             continue;
         }
-        // Valid escapes never overlap: their digits are not `%`.
-        let keep = lanes & !((pct << 1) | (pct << 2) | skip);
-        // SAFETY: `BYTES + 2` readable bytes, `room` writable bytes.
-        unsafe { K::emit_decoded(src, pct, rules.plus, keep, out.as_mut_ptr().add(written)) };
         written += keep.count_ones() as usize;
         read += K::BYTES;
         // The digits of a `%` in the last two lanes (decoded here) open the next block.

@@ -176,17 +176,28 @@ impl DecodeKernel for Avx512 {
 
     #[inline(always)]
     unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+        // SAFETY: as the caller guarantees; the escapes are valid, so the check passes.
+        let _ = unsafe { Self::emit_checked(src, pct, plus, keep, dst) };
+    }
+
+    #[inline(always)]
+    unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
         // SAFETY: 66 readable bytes at `src`, 64 writable at `dst`, AVX-512 BW and VBMI2
         // (caller).
         unsafe {
+            let (high, high_ok) = digits(_mm512_loadu_si512(src.add(1).cast()));
+            let (low, low_ok) = digits(_mm512_loadu_si512(src.add(2).cast()));
+            if pct & !(high_ok & low_ok) != 0 {
+                return false;
+            }
             let v = _mm512_loadu_si512(src.cast());
-            let high = hex_values(_mm512_loadu_si512(src.add(1).cast()));
-            let low = hex_values(_mm512_loadu_si512(src.add(2).cast()));
             // The 16-bit shift carries a non-digit lane's garbage into the next lane's low
-            // nibble, which the mask clears.
-            let byte = _mm512_or_si512(
-                _mm512_and_si512(_mm512_slli_epi16(high, 4), _mm512_set1_epi8(0xF0u8 as i8)),
+            // nibble; `vpternlogd` (0xEA: `(a & b) | c`) masks it off and merges the low digit.
+            let byte = _mm512_ternarylogic_epi32(
+                _mm512_slli_epi16(high, 4),
+                _mm512_set1_epi8(0xF0u8 as i8),
                 low,
+                0xEA,
             );
             let spaces = if plus { _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8)) } else { 0 };
             let v = _mm512_mask_blend_epi8(spaces, v, _mm512_set1_epi8(b' ' as i8));
@@ -195,6 +206,28 @@ impl DecodeKernel for Avx512 {
             // is microcoded on some CPUs.
             _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep, v));
         }
+        true
+    }
+}
+
+/// The value of each lane of `v` as a hex digit (garbage below 25 where it is not one), and
+/// the lanes that are hex digits.
+///
+/// # Safety
+/// The CPU supports AVX-512 BW.
+#[inline(always)]
+unsafe fn digits(v: __m512i) -> (__m512i, u64) {
+    // SAFETY: AVX-512 BW (caller).
+    unsafe {
+        let digit =
+            _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8)), _mm512_set1_epi8(9));
+        let letter = _mm512_cmple_epu8_mask(
+            _mm512_sub_epi8(_mm512_or_si512(v, _mm512_set1_epi8(0x20)), _mm512_set1_epi8(b'a' as i8)),
+            _mm512_set1_epi8(5),
+        );
+        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` their low nibble + 9.
+        let nibble = _mm512_and_si512(v, _mm512_set1_epi8(0x0F));
+        (_mm512_mask_add_epi8(nibble, letter, nibble, _mm512_set1_epi8(9)), digit | letter)
     }
 }
 
@@ -213,21 +246,6 @@ unsafe fn non_hex(v: __m512i) -> u64 {
             _mm512_set1_epi8(5),
         );
         !(digit | letter)
-    }
-}
-
-/// The value of each hex digit lane of `v` (other lanes: garbage below 25).
-///
-/// # Safety
-/// The CPU supports AVX-512 BW.
-#[inline(always)]
-unsafe fn hex_values(v: __m512i) -> __m512i {
-    // SAFETY: AVX-512 BW (caller).
-    unsafe {
-        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` (above `9`) their low nibble + 9.
-        let nibble = _mm512_and_si512(v, _mm512_set1_epi8(0x0F));
-        let letter = _mm512_cmpgt_epu8_mask(v, _mm512_set1_epi8(b'9' as i8));
-        _mm512_mask_add_epi8(nibble, letter, nibble, _mm512_set1_epi8(9))
     }
 }
 
