@@ -51,6 +51,7 @@
 //! | decode strictly / leniently | [`decode`], [`decode_lenient`] |
 //! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
 //! | is it already encoded for a set? | [`validate`] |
+//! | read or write form pairs (`a=1&b=two+words`), as `URLSearchParams` | [`form::parse`], [`form::serialize`], [`form::Serializer`] |
 //!
 //! # Coming from the `percent-encoding` crate
 //!
@@ -87,6 +88,8 @@ mod decode;
 mod encode;
 mod engine;
 mod error;
+#[cfg(feature = "alloc")]
+pub mod form;
 mod hex;
 mod set;
 pub mod sets;
