@@ -51,6 +51,7 @@
 //! | decode strictly / leniently | [`decode`], [`decode_lenient`] |
 //! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
 //! | is it already encoded for a set? | [`validate`] |
+//! | RFC 3986 normalization: uppercase hex, decode unreserved escapes | [`normalize`], [`normalize_slice`], [`normalize_in_place`] |
 //!
 //! # Coming from the `percent-encoding` crate
 //!
@@ -88,6 +89,7 @@ mod encode;
 mod engine;
 mod error;
 mod hex;
+mod normalize;
 mod set;
 pub mod sets;
 mod simd;
@@ -107,6 +109,9 @@ pub use decode::{Decoder, Utf8Mode};
 pub use encode::{Encoder, PercentEncode};
 pub use engine::{Backend, Engine};
 pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};
+#[cfg(feature = "alloc")]
+pub use normalize::normalize;
+pub use normalize::{normalize_in_place, normalize_slice};
 pub use set::Set;
 pub use validate::{ValidationError, ValidationErrorKind};
 
