@@ -345,3 +345,37 @@ fn check_long_lines_across_reads() {
         assert_eq!(lines, [want]);
     }
 }
+
+/// The CLI's read size: the first read of a file ends exactly here.
+const READ: usize = 256 * 1024;
+
+/// Runs `args` on `input` twice, from a file (reads cut at exactly `READ` bytes) and from a
+/// pipe (reads cut wherever the pipe gives out), and returns the output, the same both ways.
+fn ok_file_and_pipe(args: &[&str], input: &[u8]) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("in");
+    std::fs::write(&path, input).unwrap();
+    let mut with_file = args.to_vec();
+    with_file.push(path.to_str().unwrap());
+    let from_file = ok(&with_file, b"");
+    assert_eq!(ok(args, input), from_file, "{args:?}: pipe and file differ");
+    from_file
+}
+
+/// A UTF-8 character cut by a read stays whole with --iri: raw, not escaped.
+#[test]
+fn encode_iri_across_reads() {
+    let iri = pctenc::Encoder::new(pctenc::sets::RFC3986.with_iri(true));
+    for shift in 1..4 {
+        let mut line = vec![b'a'; READ - shift];
+        line.extend_from_slice("é€😀 x".as_bytes());
+        let mut want = iri.encode(&line).into_owned().into_bytes();
+        assert!(want.ends_with("é€😀%20x".as_bytes()));
+        line.push(b'\n');
+        want.push(b'\n');
+        assert_eq!(ok_file_and_pipe(&["encode", "--iri"], &line), want, "shift {shift}");
+        want.truncate(want.len() - 1);
+        want.extend_from_slice(b"%0A");
+        assert_eq!(ok_file_and_pipe(&["encode", "--iri", "--binary"], &line), want, "shift {shift}");
+    }
+}
