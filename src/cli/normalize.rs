@@ -131,6 +131,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { failure_persistence: None, ..Default::default() })]
+
         #[test]
         fn any_input_any_reads(input in "[%%%4a7eEg1~\n]{0,40}", size in 5usize..12, piece in 1usize..12) {
             let want = pctenc::normalize(input.as_bytes());
