@@ -32,9 +32,13 @@ pub enum Command {
     /// Check that every line is already correctly encoded for a set: exit 0 if so, else 1,
     /// with each bad line's first problem on stderr.
     Check(CheckArgs),
-    /// Normalize escapes as RFC 3986 section 6.2.2 says: uppercase their hex digits and decode
-    /// those of unreserved characters (letters, digits, `-._~`). Nothing else changes: not
-    /// reserved escapes, not a `%` that starts no escape, not raw bytes (so lines stay lines).
+    /// Normalize escapes (RFC 3986 section 6.2.2): uppercase hex, decode unreserved characters.
+    ///
+    /// Uppercases the hex digits of every escape and decodes the escapes of unreserved
+    /// characters (letters, digits, `-._~`). Nothing else changes: not reserved escapes, not a
+    /// `%` that starts no escape, not raw bytes (so lines stay lines). The escape of a hex digit
+    /// right after a `%` that starts no escape (`%%34`) stays escaped too, so that the output
+    /// decodes to what the input decodes to.
     Normalize(NormalizeArgs),
     /// List every set with the characters it keeps.
     Sets,
