@@ -37,8 +37,8 @@
 //!
 //! # Encoding and decoding
 //!
-//! The free functions cover the common cases. [`Encoder`] adds lowercase hex, UTF-16 input and
-//! the lazy form; [`Decoder`] chooses between strict and lenient escapes, `+` as space and the
+//! The free functions cover the common cases. [`Encoder`] adds lowercase hex, UTF-16 input,
+//! the lazy form and re-quoting; [`Decoder`] chooses between strict and lenient escapes, `+` as space and the
 //! three UTF-8 modes ([`Utf8Mode`]). [`StreamDecoder`] decodes input that arrives in pieces.
 //!
 //! | need | call |
@@ -52,6 +52,8 @@
 //! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
 //! | is it already encoded for a set? | [`validate`] |
 //! | read or write form pairs (`a=1&b=two+words`), as `URLSearchParams` | [`form::parse`], [`form::serialize`], [`form::Serializer`] |
+//! | encode half-encoded input, keeping its escapes (re-quote) | [`requote`], [`Encoder::keep_escapes`] |
+//! | RFC 3986 normalization: uppercase hex, decode unreserved escapes | [`normalize`], [`normalize_slice`], [`normalize_in_place`] |
 //!
 //! # Coming from the `percent-encoding` crate
 //!
@@ -91,6 +93,7 @@ mod error;
 #[cfg(feature = "alloc")]
 pub mod form;
 mod hex;
+mod normalize;
 mod set;
 pub mod sets;
 mod simd;
@@ -110,6 +113,9 @@ pub use decode::{Decoder, Utf8Mode};
 pub use encode::{Encoder, PercentEncode};
 pub use engine::{Backend, Engine};
 pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};
+#[cfg(feature = "alloc")]
+pub use normalize::normalize;
+pub use normalize::{normalize_in_place, normalize_slice};
 pub use set::Set;
 pub use validate::{ValidationError, ValidationErrorKind};
 
@@ -183,6 +189,29 @@ pub fn encoded_len(input: impl AsRef<[u8]>, set: &Set) -> usize {
 #[cfg(feature = "alloc")]
 pub fn encode_utf16(input: &[u16], set: &Set) -> Result<String, Utf16Error> {
     Encoder::new(*set).encode_utf16(input)
+}
+
+/// Re-quotes `input` for `set`: encodes what needs encoding without encoding anything twice.
+/// Every valid `%HH` escape is kept as written, a `%` that starts no escape becomes `%25`,
+/// and every other byte is encoded as [`encode`] would (a `+` is kept in a space-as-`+` set,
+/// where it stands for a space). Borrows `input` when it is already a correct encoding for
+/// `set` (see [`validate`]).
+///
+/// The shortcut for [`Encoder::keep_escapes`], which explains the rules and offers every
+/// output form (slice, `String`, lazy, ...). For half-encoded input such as a URL typed by a
+/// user or copied from a log.
+///
+/// ```
+/// use pctenc::sets;
+///
+/// assert_eq!(pctenc::requote("100% %41 %zz", &sets::COMPONENT), "100%25%20%41%20%25zz");
+/// assert_eq!(pctenc::requote("/a b/caf%C3%A9?q=ü", &sets::URI), "/a%20b/caf%C3%A9?q=%C3%BC");
+/// // Already encoded: unchanged and borrowed.
+/// assert!(matches!(pctenc::requote("a%20b", &sets::COMPONENT), std::borrow::Cow::Borrowed(_)));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn requote<'a, I: AsRef<[u8]> + ?Sized>(input: &'a I, set: &Set) -> Cow<'a, str> {
+    Encoder::new(*set).keep_escapes(true).encode(input)
 }
 
 /// The lazy percent-encoding of `input` with `set`: `Display`, an iterator of `&str` pieces,

@@ -345,3 +345,131 @@ fn check_long_lines_across_reads() {
         assert_eq!(lines, [want]);
     }
 }
+
+/// The CLI's read size: the first read of a file ends exactly here.
+const READ: usize = 256 * 1024;
+
+/// Runs `args` on `input` twice, from a file (reads cut at exactly `READ` bytes) and from a
+/// pipe (reads cut wherever the pipe gives out), and returns the output, the same both ways.
+fn ok_file_and_pipe(args: &[&str], input: &[u8]) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("in");
+    std::fs::write(&path, input).unwrap();
+    let mut with_file = args.to_vec();
+    with_file.push(path.to_str().unwrap());
+    let from_file = ok(&with_file, b"");
+    assert_eq!(ok(args, input), from_file, "{args:?}: pipe and file differ");
+    from_file
+}
+
+/// A UTF-8 character cut by a read stays whole with --iri: raw, not escaped.
+#[test]
+fn encode_iri_across_reads() {
+    let iri = pctenc::Encoder::new(pctenc::sets::RFC3986.with_iri(true));
+    for shift in 1..4 {
+        let mut line = vec![b'a'; READ - shift];
+        line.extend_from_slice("é€😀 x".as_bytes());
+        let mut want = iri.encode(&line).into_owned().into_bytes();
+        assert!(want.ends_with("é€😀%20x".as_bytes()));
+        line.push(b'\n');
+        want.push(b'\n');
+        assert_eq!(ok_file_and_pipe(&["encode", "--iri"], &line), want, "shift {shift}");
+        want.truncate(want.len() - 1);
+        want.extend_from_slice(b"%0A");
+        assert_eq!(ok_file_and_pipe(&["encode", "--iri", "--binary"], &line), want, "shift {shift}");
+    }
+}
+
+#[test]
+fn normalize_examples() {
+    assert_eq!(ok(&["normalize"], b"a%7e%2fb%c3%a9\n"), b"a~%2Fb%C3%A9\n");
+    // Reserved escapes, stray `%`s, raw bytes and line endings pass through.
+    assert_eq!(ok(&["normalize"], b"100% %2f\r\n\xFF %41%zz\n%%34%7E"), b"100% %2F\r\n\xFF A%zz\n%%34~");
+    assert_eq!(ok(&["normalize"], b"no newline %7e"), b"no newline ~");
+    assert_eq!(ok(&["normalize"], b""), b"");
+
+    // Files in order, `-` for stdin; -o replaced only on success.
+    let dir = tempfile::tempdir().unwrap();
+    let (a, out) = (dir.path().join("a.txt"), dir.path().join("out.txt"));
+    std::fs::write(&a, "%7e%\n").unwrap();
+    let (a, out_arg) = (a.to_str().unwrap(), out.to_str().unwrap());
+    assert_eq!(ok(&["normalize", a, "-", a], b"%41"), b"~%\nA~%\n");
+    // An escape never spans two inputs: the `%` ending one file stays a `%`.
+    assert_eq!(ok(&["normalize", a, a], b""), b"~%\n~%\n");
+    ok(&["normalize", "-o", out_arg, a], b"");
+    assert_eq!(std::fs::read(&out).unwrap(), b"~%\n");
+    let (code, msg) = fails(&["normalize", "-o", out_arg, a, "/nonexistent/in.txt"], b"");
+    assert_eq!(code, 1);
+    assert!(msg.starts_with("pctenc: /nonexistent/in.txt: "), "{msg}");
+    assert_eq!(std::fs::read(&out).unwrap(), b"~%\n");
+    assert_eq!(entries(dir.path()), ["a.txt", "out.txt"]);
+
+    // Usage errors.
+    for args in [&["normalize", "--set", "path"][..], &["normalize", "--lowercase"]] {
+        let (code, msg) = fails(args, b"");
+        assert_eq!(code, 2, "{args:?}: {msg}");
+    }
+}
+
+/// Escapes cut by a read, and the context an escape looks back at (a stray `%` before it),
+/// cut at every place around the end of the first read.
+#[test]
+fn normalize_across_reads() {
+    let tail = b"%%7e%4%31%c3%a9%%34%2f\n%7E";
+    for shift in 1..=10 {
+        let mut input = vec![b'a'; READ - shift];
+        input.extend_from_slice(tail);
+        let want = pctenc::normalize(&input);
+        assert!(want.ends_with(b"%~%4%31%C3%A9%%34%2F\n~"), "{}", want[READ - 20..].escape_ascii());
+        assert_eq!(ok_file_and_pipe(&["normalize"], &input), &want[..], "shift {shift}");
+    }
+}
+
+#[test]
+fn encode_keep_escapes() {
+    let requote = |args: &[&str], input: &[u8]| {
+        let mut args = args.to_vec();
+        args.insert(0, "encode");
+        args.push("--keep-escapes");
+        ok(&args, input)
+    };
+    assert_eq!(requote(&["--set", "component"], b"100% %41 %zz\n"), b"100%25%20%41%20%25zz\n");
+    // Without the flag, every `%` is encoded.
+    assert_eq!(ok(&["encode", "--set", "component"], b"100% %41\n"), b"100%25%20%2541\n");
+    // Case kept; a set that keeps `%`; line endings; a `%` at the end of a line is stray.
+    assert_eq!(requote(&[], b"%c3%A9 x%\r\n%4\n"), b"%c3%A9%20x%25\r\n%254\n");
+    assert_eq!(requote(&["--set", "path"], b"/50%/a b%2f\n"), b"/50%25/a%20b%2f\n");
+    assert_eq!(requote(&["--lowercase"], b"%C3%A9/\n"), b"%C3%A9%2f\n");
+    // --binary, --keep, --escape, form's `+`, IRI.
+    assert_eq!(requote(&["--binary"], b"%41%\n"), b"%41%25%0A");
+    assert_eq!(requote(&["--keep", "/", "--escape", "~"], b"/a%2F~%\n"), b"/a%2F%7E%25\n");
+    assert_eq!(requote(&["--set", "form"], b"a+b c%2B\n"), b"a+b+c%2B\n");
+    assert_eq!(
+        requote(&["--iri", "--set", "component"], "é%C3%A9 \u{FF}%\n".as_bytes()),
+        "é%C3%A9%20ÿ%25\n".as_bytes()
+    );
+}
+
+/// A `%`, `%H` or `%HH` cut by a read is still one escape, in line and binary mode.
+#[test]
+fn encode_keep_escapes_across_reads() {
+    let enc = pctenc::Encoder::new(pctenc::sets::RFC3986).keep_escapes(true);
+    let tail = b"%41%4%%e9 %\r\n%2";
+    for shift in 1..=8 {
+        let mut input = vec![b'a'; READ - shift];
+        input.extend_from_slice(tail);
+        let (line, next) = input.split_at(READ - shift + 11);
+        let mut want = enc.encode(line).into_owned().into_bytes();
+        assert!(want.ends_with(b"%41%254%25%e9%20%25"), "{}", String::from_utf8_lossy(&want[READ - 30..]));
+        want.extend_from_slice(b"\r\n%252");
+        assert_eq!(ok_file_and_pipe(&["encode", "--keep-escapes"], &input), want, "shift {shift}");
+        assert_eq!(next, b"\r\n%2");
+        let binary = enc.encode(&input).into_owned().into_bytes();
+        assert!(binary.ends_with(b"%25%0D%0A%252"));
+        assert_eq!(
+            ok_file_and_pipe(&["encode", "--keep-escapes", "--binary"], &input),
+            binary,
+            "shift {shift}"
+        );
+    }
+}

@@ -11,7 +11,9 @@ use pctenc::{Backend, Set};
 #[command(name = "pctenc", version, about, long_about = None)]
 #[command(after_help = "Examples:\n  \
     echo 'Jürgen & Björk' | pctenc encode --set component\n  \
+    echo '/docs/100%/caf%C3%A9 menu' | pctenc encode --set path --keep-escapes\n  \
     pctenc decode --utf8 strict access.log -o decoded.log\n  \
+    pctenc normalize urls.txt -o normalized.txt\n  \
     pctenc sets")]
 pub struct Cli {
     #[command(subcommand)]
@@ -30,6 +32,14 @@ pub enum Command {
     /// Check that every line is already correctly encoded for a set: exit 0 if so, else 1,
     /// with each bad line's first problem on stderr.
     Check(CheckArgs),
+    /// Normalize escapes (RFC 3986 section 6.2.2): uppercase hex, decode unreserved characters.
+    ///
+    /// Uppercases the hex digits of every escape and decodes the escapes of unreserved
+    /// characters (letters, digits, `-._~`). Nothing else changes: not reserved escapes, not a
+    /// `%` that starts no escape, not raw bytes (so lines stay lines). The escape of a hex digit
+    /// right after a `%` that starts no escape (`%%34`) stays escaped too, so that the output
+    /// decodes to what the input decodes to.
+    Normalize(NormalizeArgs),
     /// List every set with the characters it keeps.
     Sets,
     /// Show the CPU features found, the backends available and the one chosen.
@@ -66,6 +76,17 @@ pub struct EncodeArgs {
     /// Encode every byte, line endings included, instead of each line on its own.
     #[arg(long)]
     pub binary: bool,
+    /// Re-quote: keep every valid `%HH` as it is and write a `%` that starts no escape as
+    /// `%25`, so that partly encoded input is not encoded twice. With a space-as-`+` set, a
+    /// `+` is kept as an encoded space.
+    #[arg(long)]
+    pub keep_escapes: bool,
+    #[command(flatten)]
+    pub io: IoArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct NormalizeArgs {
     #[command(flatten)]
     pub io: IoArgs,
 }

@@ -6,6 +6,7 @@ mod decode;
 mod encode;
 mod info;
 mod input;
+mod normalize;
 mod output;
 mod sets;
 
@@ -70,7 +71,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Encode(args) => {
             let set = args.set.effective_set().map_err(Failure::Usage)?;
-            let encoder = engine.encoder(set).lowercase(args.lowercase);
+            let encoder = engine.encoder(set).lowercase(args.lowercase).keep_escapes(args.keep_escapes);
             let mut out = Output::open(args.io.output.as_deref())?;
             encode::run(&encoder, args.binary, &args.io.files, &mut out)?;
             out.finish()
@@ -84,6 +85,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             let decoder = pctenc::Decoder::new().lenient(args.lenient).plus_as_space(args.plus).utf8(utf8);
             let mut out = Output::open(args.io.output.as_deref())?;
             decode::run(decoder, &args.io.files, &mut out)?;
+            out.finish()
+        }
+        Command::Normalize(args) => {
+            let mut out = Output::open(args.io.output.as_deref())?;
+            normalize::run(&args.io.files, &mut out)?;
             out.finish()
         }
         Command::Check(args) => {

@@ -3,11 +3,12 @@
 
 use core::fmt;
 
-use crate::Set;
+use crate::{Set, hex};
 
 /// The lazy encoding of a byte slice: an iterator over pieces of the output, each a `&str`
-/// (a run of input bytes the set keeps, borrowed from the input; or one `%HH` escape; or
-/// `"+"`), that also implements `Display`. Nothing is allocated.
+/// (a run of input bytes the set keeps, borrowed from the input; or one `%HH` escape, written
+/// or, when [re-quoting](crate::Encoder::keep_escapes), copied from the input; or `"+"`), that
+/// also implements `Display`. Nothing is allocated.
 ///
 /// Made by [`percent_encode`](crate::percent_encode), [`utf8_percent_encode`](crate::utf8_percent_encode)
 /// and [`Encoder::lazy`](crate::Encoder::lazy). It is the counterpart of the
@@ -33,6 +34,8 @@ pub struct PercentEncode<'a> {
     rest: &'a [u8],
     set: Set,
     escapes: &'static str,
+    /// Re-quoting: a valid `%HH` is copied, a stray `%` is written `%25`.
+    keep_escapes: bool,
     /// IRI sets only: how many bytes at the start of `rest` are known to be valid UTF-8, and
     /// how many after those are known not to be (and so are escaped).
     valid: usize,
@@ -40,8 +43,13 @@ pub struct PercentEncode<'a> {
 }
 
 impl<'a> PercentEncode<'a> {
-    pub(crate) fn new(input: &'a [u8], set: Set, escapes: &'static str) -> PercentEncode<'a> {
-        PercentEncode { rest: input, set, escapes, valid: 0, invalid: 0 }
+    pub(crate) fn new(
+        input: &'a [u8],
+        set: Set,
+        escapes: &'static str,
+        keep_escapes: bool,
+    ) -> PercentEncode<'a> {
+        PercentEncode { rest: input, set, escapes, keep_escapes, valid: 0, invalid: 0 }
     }
 
     /// Whether byte `i` of `rest` is copied as is. For IRI sets, `valid`/`invalid` must
@@ -49,7 +57,11 @@ impl<'a> PercentEncode<'a> {
     #[inline]
     fn kept(&self, i: usize) -> bool {
         let b = self.rest[i];
-        if b < 0x80 { !self.set.contains(b) } else { self.set.is_iri() && i < self.valid }
+        if b < 0x80 {
+            !(self.set.contains(b) || (self.keep_escapes && b == b'%'))
+        } else {
+            self.set.is_iri() && i < self.valid
+        }
     }
 
     /// For IRI sets: measures the valid UTF-8 prefix of `rest` and the invalid sequence
@@ -83,6 +95,16 @@ impl<'a> Iterator for PercentEncode<'a> {
         let &first = self.rest.first()?;
         self.refresh();
         if !self.kept(0) {
+            if first == b'%' && self.keep_escapes {
+                if let Some(&[hi, lo]) = self.rest.get(1..3)
+                    && hex::pair(hi, lo).is_some()
+                {
+                    let escape = self.advance(3);
+                    return Some(core::str::from_utf8(escape).expect("an escape is ASCII"));
+                }
+                self.advance(1);
+                return Some("%25");
+            }
             self.advance(1);
             if first == b' ' && self.set.space_as_plus() {
                 return Some("+");

@@ -15,8 +15,9 @@ use crate::{BufferTooSmall, Engine, Set, hex, simd};
 /// Percent-encodes with one set and one choice of hex case.
 ///
 /// The free functions ([`encode`](crate::encode), [`encode_slice`](crate::encode_slice), ...)
-/// are shortcuts for `Encoder::new(set)`; an `Encoder` also offers lowercase hex digits and
-/// the UTF-16 and lazy forms. It is `Copy` and cheap to build: make one where it is needed.
+/// are shortcuts for `Encoder::new(set)`; an `Encoder` also offers lowercase hex digits, the
+/// UTF-16 and lazy forms, and re-quoting ([`keep_escapes`](Encoder::keep_escapes)). It is
+/// `Copy` and cheap to build: make one where it is needed.
 ///
 /// ```
 /// use pctenc::{sets, Encoder};
@@ -29,6 +30,7 @@ use crate::{BufferTooSmall, Engine, Set, hex, simd};
 pub struct Encoder {
     set: Set,
     lowercase: bool,
+    keep_escapes: bool,
     /// `None`: the best backend of this CPU, [`Engine::detect`].
     engine: Option<Engine>,
 }
@@ -41,7 +43,7 @@ impl Encoder {
     /// assert_eq!(enc.encode("a b"), "a+b");
     /// ```
     pub const fn new(set: Set) -> Encoder {
-        Encoder { set, lowercase: false, engine: None }
+        Encoder { set, lowercase: false, keep_escapes: false, engine: None }
     }
 
     /// Runs on `engine`'s backend instead of the best one this CPU has. The output is the
@@ -80,6 +82,55 @@ impl Encoder {
         Encoder { lowercase: on, ..self }
     }
 
+    /// Re-quotes when `on`: encodes input that may be partly encoded already without encoding
+    /// it twice. Every valid `%HH` escape is copied as written (hex case included), a `%` that
+    /// does not start one is written `%25`, and every other byte is encoded as the set says
+    /// (space as `+`, IRI). Every method that encodes honours it: [`encode`](Encoder::encode),
+    /// [`encode_slice`](Encoder::encode_slice), [`encoded_len`](Encoder::encoded_len), the
+    /// lazy form, and the others. [`requote`](crate::requote) is the shortcut.
+    ///
+    /// In this mode `%` always starts an escape, even with a set that keeps `%` (the WHATWG
+    /// sets): a stray one becomes `%25`. With a space-as-`+` set, a `+` is taken as an encoded
+    /// space and kept. So the output is always a correct encoding for the set
+    /// ([`validate`](Encoder::validate) accepts it), input that already is one comes out
+    /// unchanged, and re-quoting twice gives what re-quoting once gave. This is the
+    /// "re-quoting without double encoding" of markdown-it's `mdurl`; Python requests'
+    /// `requote_uri` instead encodes every `%` of an input that has a stray one, valid escapes
+    /// included.
+    ///
+    /// Lowercase hex ([`lowercase`](Encoder::lowercase)) applies to the escapes this encoder
+    /// writes; escapes copied from the input keep their case.
+    ///
+    /// ```
+    /// use pctenc::{sets, Encoder};
+    ///
+    /// let enc = Encoder::new(sets::COMPONENT).keep_escapes(true);
+    /// assert_eq!(enc.encode("100% %41 %zz"), "100%25%20%41%20%25zz");
+    /// assert_eq!(enc.encode("caf%c3%a9 crème"), "caf%c3%a9%20cr%C3%A8me");
+    /// // Already encoded: nothing changes.
+    /// assert_eq!(enc.encode("a%20b"), "a%20b");
+    /// // A set that keeps `%` still gets a correct encoding.
+    /// let path = Encoder::new(sets::PATH).keep_escapes(true);
+    /// assert_eq!(path.encode("/50%/a b%2F"), "/50%25/a%20b%2F");
+    /// // Form: `+` is an encoded space.
+    /// let form = Encoder::new(sets::FORM).keep_escapes(true);
+    /// assert_eq!(form.encode("a+b c%2B&"), "a+b+c%2B%26");
+    /// ```
+    #[must_use]
+    pub const fn keep_escapes(self, on: bool) -> Encoder {
+        Encoder { keep_escapes: on, ..self }
+    }
+
+    /// Whether this encoder re-quotes ([`keep_escapes`](Encoder::keep_escapes)).
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::URI);
+    /// assert!(!enc.is_keeping_escapes() && enc.keep_escapes(true).is_keeping_escapes());
+    /// ```
+    pub const fn is_keeping_escapes(&self) -> bool {
+        self.keep_escapes
+    }
+
     /// The set this encoder uses.
     ///
     /// ```
@@ -97,6 +148,40 @@ impl Encoder {
         if self.lowercase { hex::ESCAPES_LOWER } else { hex::ESCAPES_UPPER }
     }
 
+    /// The set for the text between escapes: when re-quoting with a space-as-`+` set, a `+`
+    /// is an encoded space and is kept.
+    const fn text_set(&self) -> Set {
+        if self.keep_escapes && self.set.space_as_plus() { self.set.remove(b'+') } else { self.set }
+    }
+
+    /// Calls `f` on the parts of `input`: all of it as text, or when re-quoting, the runs
+    /// between `%`s as text and each `%` as a valid escape or a stray `%`. Stops at the first
+    /// `None` from `f`.
+    fn try_parts<'a>(&self, input: &'a [u8], mut f: impl FnMut(Part<'a>) -> Option<()>) -> Option<()> {
+        if !self.keep_escapes {
+            return f(Part::Text(input));
+        }
+        let mut rest = input;
+        loop {
+            let Some(at) = memchr::memchr(b'%', rest) else {
+                return if rest.is_empty() { Some(()) } else { f(Part::Text(rest)) };
+            };
+            if at > 0 {
+                f(Part::Text(&rest[..at]))?;
+            }
+            match rest.get(at + 1..at + 3) {
+                Some(&[hi, lo]) if hex::pair(hi, lo).is_some() => {
+                    f(Part::Escape(&rest[at..at + 3]))?;
+                    rest = &rest[at + 3..];
+                }
+                _ => {
+                    f(Part::Stray)?;
+                    rest = &rest[at + 1..];
+                }
+            }
+        }
+    }
+
     /// The exact length of the encoded output, or `None` if it does not fit in a `usize`
     /// (possible on 32-bit targets, where a 1.5 GiB input can need more than 4 GiB).
     ///
@@ -106,10 +191,21 @@ impl Encoder {
     /// ```
     pub fn checked_encoded_len(&self, input: impl AsRef<[u8]>) -> Option<usize> {
         let input = input.as_ref();
-        let engine = self.engine_in_use();
+        let (engine, text_set) = (self.engine_in_use(), self.text_set());
+        // Each byte written as three: escapes, and stray `%`s when re-quoting (a copied
+        // escape is as long as its input).
         let mut escapes = 0usize;
-        let _ = try_segments(input, &self.set, |seg, set| {
-            escapes += simd::count_escapes(engine, seg, set);
+        let _ = self.try_parts(input, |part| {
+            match part {
+                Part::Text(text) => {
+                    let _ = try_segments(text, &text_set, |seg, set| {
+                        escapes += simd::count_escapes(engine, seg, set);
+                        Some(())
+                    });
+                }
+                Part::Escape(_) => {}
+                Part::Stray => escapes += 1,
+            }
             Some(())
         });
         escaped_len(input.len(), escapes)
@@ -146,10 +242,21 @@ impl Encoder {
 
     /// Encodes `input` into the start of `out`: the length, or `None` if `out` is too small.
     fn write(&self, input: &[u8], out: &mut [u8]) -> Option<usize> {
-        let (engine, digits) = (self.engine_in_use(), self.digits());
+        let (engine, digits, text_set) = (self.engine_in_use(), self.digits(), self.text_set());
         let mut written = 0;
-        try_segments(input, &self.set, |seg, set| {
-            written += simd::encode(engine, seg, set, digits, out.get_mut(written..)?)?;
+        self.try_parts(input, |part| {
+            let copy = match part {
+                Part::Text(text) => {
+                    return try_segments(text, &text_set, |seg, set| {
+                        written += simd::encode(engine, seg, set, digits, out.get_mut(written..)?)?;
+                        Some(())
+                    });
+                }
+                Part::Escape(escape) => escape,
+                Part::Stray => b"%25",
+            };
+            out.get_mut(written..written + copy.len())?.copy_from_slice(copy);
+            written += copy.len();
             Some(())
         })?;
         Some(written)
@@ -181,7 +288,8 @@ impl Encoder {
         let input = input.as_ref();
         if self.encoded_len(input) == input.len() && !self.has_plus_space(input) {
             // SAFETY: nothing is escaped, so every byte is one the set keeps: ASCII, or with
-            // an IRI set part of valid UTF-8 (`try_segments` escapes the bytes that are not).
+            // an IRI set part of valid UTF-8 (`try_segments` escapes the bytes that are not);
+            // or, re-quoting, part of a copied `%HH` escape or a kept `+`, both ASCII.
             return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
         }
         let mut out = String::new();
@@ -207,8 +315,9 @@ impl Encoder {
     /// ```
     #[cfg(feature = "alloc")]
     pub fn encode_string(&self, input: impl AsRef<[u8]>, out: &mut String) {
-        // SAFETY: `encode_vec` appends only ASCII escapes and bytes that the set keeps, which
-        // are ASCII or (IRI) whole valid UTF-8 sequences, so `out` stays valid UTF-8.
+        // SAFETY: `encode_vec` appends only ASCII escapes (written, or copied when re-quoting)
+        // and bytes that the set keeps, which are ASCII or (IRI) whole valid UTF-8 sequences,
+        // so `out` stays valid UTF-8.
         self.encode_vec(input, unsafe { out.as_mut_vec() });
     }
 
@@ -273,8 +382,18 @@ impl Encoder {
     /// assert_eq!(format!("/q/{}", enc.lazy("a b")), "/q/a%20b");
     /// ```
     pub fn lazy<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> PercentEncode<'a> {
-        PercentEncode::new(input.as_ref(), self.set, self.escapes())
+        PercentEncode::new(input.as_ref(), self.text_set(), self.escapes(), self.keep_escapes)
     }
+}
+
+/// A part of the input to encode (see [`Encoder::try_parts`]).
+enum Part<'a> {
+    /// Bytes to encode with the set.
+    Text(&'a [u8]),
+    /// A valid `%HH` escape, copied as it is (re-quoting only).
+    Escape(&'a [u8]),
+    /// A `%` that starts no escape, written `%25` (re-quoting only).
+    Stray,
 }
 
 /// `len + 2 * escapes` without overflow.
