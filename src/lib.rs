@@ -103,7 +103,7 @@ pub struct ReadmeDoctests;
 
 #[cfg(feature = "alloc")]
 pub use decode::StreamDecoder;
-pub use decode::{Decoder, Utf8Mode};
+pub use decode::{Decoder, Reject, Utf8Mode};
 pub use encode::{Encoder, PercentEncode};
 pub use engine::{Backend, Engine};
 pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};
