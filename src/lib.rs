@@ -39,7 +39,9 @@
 //!
 //! The free functions cover the common cases. [`Encoder`] adds lowercase hex, UTF-16 input and
 //! the lazy form; [`Decoder`] chooses between strict and lenient escapes, `+` as space and the
-//! three UTF-8 modes ([`Utf8Mode`]). [`StreamDecoder`] decodes input that arrives in pieces.
+//! three UTF-8 modes ([`Utf8Mode`]), and can keep some escapes as written (`decodeURI`), decode
+//! `%uXXXX` (`unescape`) and reject escapes of bytes such as `/` or NUL ([`Reject`]).
+//! [`StreamDecoder`] decodes input that arrives in pieces.
 //!
 //! | need | call |
 //! |---|---|
@@ -50,6 +52,7 @@
 //! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] |
 //! | decode strictly / leniently | [`decode`], [`decode_lenient`] |
 //! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
+//! | decode as `decodeURI`, `unescape`; refuse `%2F`, `%00` | [`Decoder::URI`], [`Decoder::legacy_u`], [`Decoder::reject`] |
 //! | is it already encoded for a set? | [`validate`] |
 //!
 //! # Coming from the `percent-encoding` crate
