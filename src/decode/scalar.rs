@@ -446,6 +446,49 @@ mod tests {
     }
 
     #[test]
+    fn legacy_u_holds_back_what_more_input_could_pair() {
+        let rules = Rules { legacy_u: true, ..LENIENT };
+        assert!(!rules.is_basic() && LENIENT.is_basic() && STRICT.is_basic());
+        let cases: &[(&[u8], usize)] = &[
+            (b"a%u", 1),
+            (b"a%u00", 1),
+            (b"a%u004", 1),
+            (b"a%uD83D", 1),
+            (b"a%uD83D%", 1),
+            (b"a%uD83D%uDE0", 1),
+            (b"a%uD83D%udf", 1),
+            // The high surrogate is lone (what follows cannot be a low one); what follows
+            // may still be an escape.
+            (b"a%uD83D%uDB", 7),
+            (b"a%uD83D%D", 7),
+            (b"a%uD83D%uDE0z", 13),
+            (b"a%u004z", 7),
+            (b"a%uD83D%uDE00", 13),
+        ];
+        for &(input, read) in cases {
+            let got = run(input, rules, false).unwrap().0.read;
+            assert_eq!(got, read, "{:?}", core::str::from_utf8(input));
+        }
+        let strict = Rules { legacy_u: true, ..STRICT };
+        assert_eq!(
+            run(b"%uD83D%uDE0z", strict, false).unwrap_err(),
+            DecodeError::new(0, DecodeErrorKind::LoneSurrogate)
+        );
+        assert_eq!(
+            run(b"%uD83D", strict, true).unwrap_err(),
+            DecodeError::new(0, DecodeErrorKind::LoneSurrogate)
+        );
+        assert_eq!(
+            run(b"%u12", strict, true).unwrap_err(),
+            DecodeError::new(0, DecodeErrorKind::TruncatedEscape)
+        );
+        assert_eq!(
+            run(b"%u12z", strict, true).unwrap_err(),
+            DecodeError::new(0, DecodeErrorKind::InvalidEscape)
+        );
+    }
+
+    #[test]
     fn stops_when_the_output_is_full() {
         let mut out = [0u8; 2];
         let step = decode(b"%41%42%43", &mut out, STRICT, true).unwrap();
