@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """Differential check of the `pctenc` binary against the real implementations.
 
-Oracles: Node's encodeURIComponent / encodeURI / decodeURIComponent / URLSearchParams (one
-`node` process for all cases, JSON in and out) and Python's urllib.parse quote / quote_plus /
-unquote_to_bytes / unquote_plus.
+Oracles: Node's encodeURIComponent / encodeURI / decodeURIComponent / decodeURI / unescape /
+URLSearchParams (one `node` process for all cases, JSON in and out) and Python's urllib.parse
+quote / quote_plus / unquote_to_bytes / unquote_plus.
+
+unescape reads `%HH` as the Latin-1 code point U+00HH, which is not pctenc's semantics (the
+byte 0xHH), so the `--legacy-u` checks run on inputs whose `%HH` escapes are all ASCII (where
+the two agree), with `%uHHHH` escapes of every kind (surrogate pairs, lone surrogates, ASCII,
+BMP), malformed `%` and `%u`, and raw text. Node turns unescape's result into UTF-8 with each
+lone surrogate as U+FFFD (`Buffer.from`), which is what `--lenient --legacy-u` does.
 
 Usage:
     scripts/oracle-check.py [PCTENC_BINARY] [--cases N] [--seed S] [--jobs J] [--alone K] [--no-batch]
@@ -32,6 +38,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -66,7 +73,7 @@ class SetupError(Exception):
 NODE_SCRIPT = r"""
 'use strict';
 const fail = (m) => { process.stderr.write('oracle-check node: ' + m + '\n'); process.exit(3); };
-for (const f of ['encodeURIComponent', 'encodeURI', 'decodeURIComponent', 'URLSearchParams'])
+for (const f of ['encodeURIComponent', 'encodeURI', 'decodeURIComponent', 'decodeURI', 'unescape', 'URLSearchParams'])
   if (typeof globalThis[f] !== 'function') fail('missing ' + f);
 // Self-test: the features behave as the checks assume.
 if (encodeURIComponent('\u00e9 !*') !== '%C3%A9%20!*') fail('encodeURIComponent self-test');
@@ -74,6 +81,9 @@ if (encodeURI('a b#?') !== 'a%20b#?') fail('encodeURI self-test');
 if (new URLSearchParams([['a', 'x y*~']]).toString() !== 'a=x+y*%7E') fail('URLSearchParams serializer self-test');
 if (new URLSearchParams('a=%zz+%C3').get('a') !== '%zz \ufffd') fail('URLSearchParams parser self-test');
 try { decodeURIComponent('%'); fail('decodeURIComponent did not throw'); } catch (e) { if (!(e instanceof URIError)) fail('decodeURIComponent threw ' + e); }
+if (decodeURI('%2f%41%23') !== '%2fA%23') fail('decodeURI self-test');
+if (unescape('%uD83D%uDE00%u00e9%U0041%41') !== '\ud83d\ude00\u00e9%U0041A') fail('unescape self-test');
+if (Buffer.from('\ud800', 'utf8').toString('hex') !== 'efbfbd') fail('Buffer.from lone surrogate self-test');
 const chunks = [];
 process.stdin.on('data', (c) => chunks.push(c));
 process.stdin.on('end', () => {
@@ -113,6 +123,11 @@ process.stdin.on('end', () => {
     uri: req.enc.map(wrap(encodeURI)),
     form: req.enc.map(wrap(form)),
     decodeURIComponent: req.dec.map(wrap(decodeURIComponent)),
+    decodeURI: req.dec.map(wrap(decodeURI)),
+    unescape: req.unesc.map((s) => {
+      const u = unescape(s);
+      return { v: Buffer.from(u, 'utf8').toString('hex'), wf: u.isWellFormed() };
+    }),
     usp: req.usp.map(wrap(usp)),
   };
   out.uspRawDiffers = uspRawDiffers;
@@ -122,17 +137,18 @@ process.stdin.on('end', () => {
 """
 
 
-def run_node(enc: list[str], dec: list[str], usp: list[str]) -> dict:
+def run_node(enc: list[str], dec: list[str], usp: list[str], unesc: list[str]) -> dict:
     node = shutil.which("node")
     if node is None:
         raise SetupError("`node` is not on PATH (Node 20 is required for the JS oracles)")
-    payload = json.dumps({"enc": enc, "dec": dec, "usp": usp}).encode("ascii")
+    payload = json.dumps({"enc": enc, "dec": dec, "usp": usp, "unesc": unesc}).encode("ascii")
     proc = subprocess.run([node, "-e", NODE_SCRIPT], input=payload, capture_output=True)
     if proc.returncode != 0:
         raise SetupError(f"node oracle failed (exit {proc.returncode}): {proc.stderr.decode(errors='replace')}")
     res = json.loads(proc.stdout.decode("utf-8"))
     for key, n in (("component", len(enc)), ("uri", len(enc)), ("form", len(enc)),
-                   ("decodeURIComponent", len(dec)), ("usp", len(usp))):
+                   ("decodeURIComponent", len(dec)), ("decodeURI", len(dec)), ("usp", len(usp)),
+                   ("unescape", len(unesc))):
         if len(res.get(key, ())) != n:
             raise SetupError(f"node oracle returned {len(res.get(key, ()))} results for {key}, expected {n}")
     return res
@@ -364,6 +380,42 @@ def dec_mix(rng: random.Random, raw_bytes: bool = False) -> str | bytes:
     return b"".join(t if isinstance(t, bytes) else t.encode("utf-8") for t in toks)
 
 
+def u_token(rng: random.Random, clean: bool) -> str:
+    """One token of a `--legacy-u` input: `%uHHHH` (surrogates, pairs, ASCII, BMP, either hex
+    case), `%HH` of an ASCII byte, raw text, `+`, and (unless `clean`) malformed `%` and `%u`."""
+    r = rng.random()
+    if r < 0.30:
+        u = rng.choice([rng.randint(0xD800, 0xDFFF), rng.randint(0, 0x7F), rng.randint(0, 0xFFFF),
+                        rng.choice([0x0, 0x25, 0x2F, 0x5C, 0x75, 0xFFFD, 0xFEFF, 0xFFFF])])
+        return "%u" + hexcase(rng, f"{u:04X}")
+    if r < 0.42:
+        h, lo = rng.randint(0xD800, 0xDBFF), rng.randint(0xDC00, 0xDFFF)
+        return (f"%u{h:04X}%u{lo:04x}" if rng.random() < 0.5 else f"%u{h:04x}%u{lo:04X}")
+    if r < 0.55:
+        return hexcase(rng, f"%{rng.randint(0, 0x7F):02X}")
+    if r < 0.75:
+        c = rand_char(rng)
+        return c.replace("%", "%25") if clean else c
+    if r < 0.80 or clean:
+        return rng.choice(["+", "u", "D", "0", "%25", "%2575"])
+    return rng.choice(["%", "%u", "%u0", "%uD83", "%uz", "%U0041", "%u 041", "%zz", "%4", "%%u0041",
+                       "%" + rng.choice(HEX), "%u" + "".join(rng.choice(HEX) for _ in range(rng.randint(0, 3)))])
+
+
+# A `%HH` escape of a byte above 0x7F, which unescape reads as Latin-1 and pctenc as a byte.
+NON_ASCII_ESCAPE = re.compile(r"%[89a-fA-F][0-9a-fA-F]")
+
+
+def u_mix(rng: random.Random, clean: bool) -> str:
+    """A `--legacy-u` input on which unescape and pctenc mean the same: no `%HH` above 0x7F
+    (malformed tokens can form one with what follows: such inputs are drawn again)."""
+    while True:
+        n = rng.randint(0, 10) if rng.random() < 0.9 else rng.randint(11, 60)
+        s = "".join(u_token(rng, clean) for _ in range(n))
+        if not NON_ASCII_ESCAPE.search(s):
+            return s
+
+
 def url_inputs() -> list[str]:
     if not URLTESTDATA.exists():
         raise SetupError(f"{URLTESTDATA} missing")
@@ -479,10 +531,12 @@ def check_encode(pc: Pctenc, name: str, set_name: str, inputs: list, oracle: lis
     return chk
 
 
-def check_decode_strict(pc: Pctenc, inputs: list[str], oracle: list[dict]) -> Check:
-    chk = Check("6 decode --utf8 strict vs decodeURIComponent")
+def check_decode_strict(pc: Pctenc, inputs: list[str], oracle: list[dict], name: str = "6 decode --utf8 strict vs decodeURIComponent",
+                        args: list[str] | None = None, fn: str = "decodeURIComponent") -> Check:
+    """Decoding that must succeed exactly where the JS function `fn` returns, with its result."""
+    chk = Check(name)
     raw = [s.encode("utf-8") for s in inputs]
-    args = ["decode", "--utf8", "strict"]
+    args = args or ["decode", "--utf8", "strict"]
     ok_idx = [i for i, o in enumerate(oracle) if "v" in o]
     bad_idx = [i for i, o in enumerate(oracle) if "v" not in o]
     res: dict[int, list[Run]] = {}
@@ -499,13 +553,13 @@ def check_decode_strict(pc: Pctenc, inputs: list[str], oracle: list[dict]) -> Ch
             if "v" in o:
                 want = o["v"].encode("utf-8", "surrogatepass")
                 if rc != 0:
-                    problems += [f"decodeURIComponent returned {short(o['v'])}"] + run_lines(args, r)
+                    problems += [f"{fn} returned {short(o['v'])}"] + run_lines(args, r)
                 elif out != want:
                     problems += run_lines(args, r) + diff_lines(out, want)
             elif rc == 0:
-                problems += [f"decodeURIComponent threw {o['e']}", f"pctenc [{how}] succeeded with {short(out)}"]
+                problems += [f"{fn} threw {o['e']}", f"pctenc [{how}] succeeded with {short(out)}"]
             elif rc != 1 or not err.startswith(b"pctenc:"):
-                problems += [f"decodeURIComponent threw {o['e']}, pctenc failed abnormally:"] + run_lines(args, r)
+                problems += [f"{fn} threw {o['e']}, pctenc failed abnormally:"] + run_lines(args, r)
         if problems:
             chk.fail(head + problems)
         else:
@@ -625,13 +679,20 @@ def main() -> int:
         dec_bytes = [s.encode("utf-8") for s in dec_str] + [dec_mix(rng, raw_bytes=True) for _ in range(n)]
         dec_bytes += [bytes([i]) for i in range(256)]
         usp_str = [s.replace("&", "%26").replace("=", "%3D") for s in dec_str]
+        u_clean = [u_mix(rng, True) for _ in range(n)]
+        u_all = u_clean + [u_mix(rng, False) for _ in range(n)]
+        u_all += ["%uD83D", "%uDE00", "%uD83D%uDE00", "%uD83D%uDE0", "%u", "%u004", "%U0041", "%uD83D%uD83D%uDE00",
+                  "%uDBFF%uDFFF", "%u002F%u0000", "%u0025u0041", ""]
+        u_all += ["a" * (k + off) + tail for k in (4096, 65536, 262144) for off in (-11, -6, -5, -1, 0, 1)
+                  for tail in ("%uD83D%uDE00", "%uD83D", "%u00E9%u0041")]
 
         t_gen = time.monotonic()
-        js = run_node(enc_str, dec_str, usp_str)
+        js = run_node(enc_str, dec_str, usp_str, u_all)
         t_node = time.monotonic()
         print(f"oracles: node {js['node']}, python {sys.version.split()[0]}; binary {binary}", flush=True)
         print(f"inputs: {len(enc_str)} strings + {len(enc_bytes) - len(enc_str)} raw byte strings to encode, "
-              f"{len(dec_str)} strings + {len(dec_bytes) - len(dec_str)} raw byte strings to decode "
+              f"{len(dec_str)} strings + {len(dec_bytes) - len(dec_str)} raw byte strings to decode, "
+              f"{len(u_all)} strings with %u escapes "
               f"(seed {a.seed}, --cases {n})", flush=True)
 
         if js["uspRawDiffers"]:
@@ -653,6 +714,9 @@ def main() -> int:
                                    [urllib.parse.quote_plus(b) for b in enc_bytes]))
         # ---- decode checks
         checks.append(check_decode_strict(pc, dec_str, js["decodeURIComponent"]))
+        checks.append(check_decode_strict(
+            pc, dec_str, js["decodeURI"], "6b decode --keep-encoded uri-reserved --utf8 strict vs decodeURI",
+            ["decode", "--keep-encoded", "uri-reserved", "--utf8", "strict"], "decodeURI"))
         checks.append(check_decode_bytes(pc, "7a decode --lenient vs unquote_to_bytes", ["decode", "--lenient"],
                                          dec_bytes, [urllib.parse.unquote_to_bytes(b) for b in dec_bytes]))
         lossy = ["decode", "--lenient", "--plus", "--utf8", "lossy"]
@@ -660,6 +724,15 @@ def main() -> int:
                                          usp_str, [js_value(o) for o in js["usp"]]))
         checks.append(check_decode_bytes(pc, "7c decode --lenient --plus --utf8 lossy vs unquote_plus(errors='replace')", lossy,
                                          usp_str, [urllib.parse.unquote_plus(s, errors="replace").encode("utf-8") for s in usp_str]))
+        # ---- %uHHHH: unescape (lone surrogates as U+FFFD) vs the lenient decoder; the strict
+        # decoder on inputs without malformed `%` must fail exactly when unescape's result is
+        # not well-formed UTF-16 (a lone surrogate) and give the same bytes otherwise.
+        checks.append(check_decode_bytes(pc, "8a decode --lenient --legacy-u vs unescape", ["decode", "--lenient", "--legacy-u"],
+                                         u_all, [bytes.fromhex(o["v"]) for o in js["unescape"]]))
+        strict_u = [{"v": bytes.fromhex(o["v"]).decode("utf-8")} if o["wf"] else {"e": "lone surrogate"}
+                    for o in js["unescape"][:len(u_clean)]]
+        checks.append(check_decode_strict(pc, u_clean, strict_u, "8b decode --legacy-u vs unescape (lone surrogate: error)",
+                                          ["decode", "--legacy-u"], "unescape"))
         t_end = time.monotonic()
     except SetupError as e:
         for c in checks:

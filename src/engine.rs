@@ -244,7 +244,7 @@ impl Engine {
         self.encoder(*set).validate(input)
     }
 
-    /// [`decode`](crate::decode) on this engine (decoding is scalar on every backend for now).
+    /// [`decode`](crate::decode) on this engine.
     #[cfg(feature = "alloc")]
     pub fn decode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Result<Cow<'a, [u8]>, DecodeError> {
         Decoder::new().engine(*self).decode(input)

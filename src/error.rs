@@ -53,16 +53,28 @@ pub enum DecodeErrorKind {
     /// The output slice is too small (only from the slice and in-place decoders). The offset
     /// is that of the first input byte whose output did not fit.
     BufferTooSmall,
+    /// A `%uHHHH` escape of a UTF-16 surrogate that is not one half of a high-low pair of
+    /// such escapes (only with [`Decoder::legacy_u`](crate::Decoder::legacy_u), in strict
+    /// mode). The offset is that of its `%`.
+    LoneSurrogate,
+    /// An escape decodes to a byte that [`Decoder::reject`](crate::Decoder::reject) forbids;
+    /// the byte is carried here. The offset is that of the escape's `%`.
+    Forbidden(u8),
 }
 
-impl DecodeErrorKind {
-    fn describe(self) -> &'static str {
-        match self {
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match *self {
             DecodeErrorKind::TruncatedEscape => "truncated percent-escape: `%` needs two hex digits",
             DecodeErrorKind::InvalidEscape => "invalid percent-escape: `%` not followed by two hex digits",
             DecodeErrorKind::InvalidUtf8 => "decoded bytes are not valid UTF-8",
             DecodeErrorKind::BufferTooSmall => "output buffer too small",
-        }
+            DecodeErrorKind::LoneSurrogate => "lone surrogate: `%u` escape of half a UTF-16 surrogate pair",
+            DecodeErrorKind::Forbidden(byte) => {
+                write!(f, "rejected byte: escape decodes to {byte:#04X}")?;
+                return if byte.is_ascii_graphic() { write!(f, " ('{}')", char::from(byte)) } else { Ok(()) };
+            }
+        })
     }
 }
 
@@ -79,6 +91,11 @@ impl DecodeErrorKind {
 ///     err.to_string(),
 ///     "offset 3: invalid percent-escape: `%` not followed by two hex digits"
 /// );
+///
+/// // A forbidden byte is named in the kind and in the message.
+/// let err = pctenc::Decoder::new().reject(pctenc::Reject::SLASHES).decode("a%2Fb").unwrap_err();
+/// assert_eq!((err.offset(), err.kind()), (1, DecodeErrorKind::Forbidden(b'/')));
+/// assert_eq!(err.to_string(), "offset 1: rejected byte: escape decodes to 0x2F ('/')");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DecodeError {
@@ -115,7 +132,7 @@ impl DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "offset {}: {}", self.offset, self.kind.describe())
+        write!(f, "offset {}: {}", self.offset, self.kind)
     }
 }
 

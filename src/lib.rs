@@ -24,9 +24,11 @@
 //!
 //! # Speed
 //!
-//! Encoding runs on the widest SIMD instruction set the CPU has ([`Backend::detect`]: SSE2,
-//! SSSE3, AVX2 or AVX-512 on x86-64, NEON on AArch64), with output byte-identical to the
-//! portable scalar code. [`Engine`] pins a backend, for tests and benchmarks.
+//! Encoding, decoding and validation run on the widest SIMD instruction set the CPU has
+//! ([`Backend::detect`]: SSE2, SSSE3, AVX2 or AVX-512 on x86-64, NEON on AArch64), with
+//! results byte-identical to the portable scalar code, errors included. [`Engine`] pins a
+//! backend, for tests and benchmarks (and [`Encoder::engine`], [`Decoder::engine`]). Decoded
+//! text is checked with the `simdutf8` validator.
 //!
 //! # Choosing a set
 //!
@@ -38,8 +40,10 @@
 //! # Encoding and decoding
 //!
 //! The free functions cover the common cases. [`Encoder`] adds lowercase hex, UTF-16 input,
-//! the lazy form and re-quoting; [`Decoder`] chooses between strict and lenient escapes, `+` as space and the
-//! three UTF-8 modes ([`Utf8Mode`]). [`StreamDecoder`] decodes input that arrives in pieces.
+//! the lazy form and re-quoting; [`Decoder`] chooses between strict and lenient escapes, `+`
+//! as space and the three UTF-8 modes ([`Utf8Mode`]), and can keep some escapes as written
+//! (`decodeURI`), decode `%uXXXX` (`unescape`) and reject escapes of bytes such as `/` or NUL
+//! ([`Reject`]). [`StreamDecoder`] decodes input that arrives in pieces.
 //!
 //! | need | call |
 //! |---|---|
@@ -50,6 +54,7 @@
 //! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] |
 //! | decode strictly / leniently | [`decode`], [`decode_lenient`] |
 //! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
+//! | decode as `decodeURI`, `unescape`; refuse `%2F`, `%00` | [`Decoder::URI`], [`Decoder::legacy_u`], [`Decoder::reject`] |
 //! | is it already encoded for a set? | [`validate`] |
 //! | read or write form pairs (`a=1&b=two+words`), as `URLSearchParams` | [`form::parse`], [`form::serialize`], [`form::Serializer`] |
 //! | encode half-encoded input, keeping its escapes (re-quote) | [`requote`], [`Encoder::keep_escapes`] |
@@ -109,7 +114,7 @@ pub struct ReadmeDoctests;
 
 #[cfg(feature = "alloc")]
 pub use decode::StreamDecoder;
-pub use decode::{Decoder, Utf8Mode};
+pub use decode::{Decoder, Reject, Utf8Mode};
 pub use encode::{Encoder, PercentEncode};
 pub use engine::{Backend, Engine};
 pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};

@@ -131,6 +131,102 @@ fn decode_errors_name_input_line_column_and_offset() {
 }
 
 #[test]
+fn decode_keep_encoded() {
+    let args = ["decode", "--keep-encoded", "uri-reserved"];
+    assert_eq!(ok(&args, b"a%2fb%3F%41%C3%A9%20+\n"), "a%2fb%3FAé +\n".as_bytes());
+    assert_eq!(ok(&["decode", "--keep-encoded", "decodeURI"], b"%23%2523"), b"%23%23");
+    // A named set keeps the escapes of every byte it escapes, non-ASCII included.
+    assert_eq!(ok(&["decode", "--keep-encoded", "rfc3986"], b"%7e%41%2F%C3%a9"), b"~A%2F%C3%a9");
+    assert_eq!(ok(&["decode", "--keep-encoded", "component"], b"%21%2A%2F%20"), b"!*%2F%20");
+    // As decodeURI: strict UTF-8 around kept escapes, offsets in the input.
+    let (code, msg) =
+        fails(&["decode", "--keep-encoded", "uri-reserved", "--utf8", "strict"], b"ok\n%2F%C3%2F");
+    assert_eq!(code, 1);
+    assert_eq!(msg, "pctenc: <stdin>:2:4: offset 6: decoded bytes are not valid UTF-8");
+}
+
+#[test]
+fn decode_legacy_u() {
+    assert_eq!(ok(&["decode", "--legacy-u"], b"%u00e9t%u00E9 %uD83D%uDE00%41\n"), "été 😀A\n".as_bytes());
+    assert_eq!(
+        ok(&["decode", "--legacy-u", "--lenient"], b"%uD83D!%U0041%u12"),
+        "\u{FFFD}!%U0041%u12".as_bytes()
+    );
+    assert_eq!(ok(&["decode", "--lenient"], b"%u0041"), b"%u0041");
+    let (code, msg) = fails(&["decode", "--legacy-u"], b"ab\ncd%uDE00%uD83D");
+    assert_eq!(code, 1);
+    assert_eq!(
+        msg,
+        "pctenc: <stdin>:2:3: offset 5: lone surrogate: `%u` escape of half a UTF-16 surrogate pair"
+    );
+    let (_, msg) = fails(&["decode", "--legacy-u"], b"%u00");
+    assert_eq!(msg, "pctenc: <stdin>:1:1: offset 0: truncated percent-escape: `%` needs two hex digits");
+}
+
+#[test]
+fn decode_reject() {
+    let (code, msg) = fails(&["decode", "--reject", "nul,slashes"], b"/a/b\n/c%2Fd\n");
+    assert_eq!(code, 1);
+    assert_eq!(msg, "pctenc: <stdin>:2:3: offset 7: rejected byte: escape decodes to 0x2F ('/')");
+    let (_, msg) = fails(&["decode", "--reject", "crlf", "--reject", "nul"], b"a%00");
+    assert_eq!(msg, "pctenc: <stdin>:1:2: offset 1: rejected byte: escape decodes to 0x00");
+    let (_, msg) = fails(&["decode", "--reject", "controls", "--lenient"], b"%zz%7f");
+    assert_eq!(msg, "pctenc: <stdin>:1:4: offset 3: rejected byte: escape decodes to 0x7F");
+    let (_, msg) = fails(&["decode", "--reject", "all", "--legacy-u"], b"%u005C");
+    assert_eq!(msg, "pctenc: <stdin>:1:1: offset 0: rejected byte: escape decodes to 0x5C ('\\')");
+    // Raw bytes pass; decoding happens once.
+    assert_eq!(ok(&["decode", "--reject", "all"], b"/a\\b\t%252F%20\n"), b"/a\\b\t%2F \n");
+    // Kept escapes are not decoded, so not rejected.
+    let args = ["decode", "--keep-encoded", "uri-reserved", "--reject", "slashes"];
+    assert_eq!(ok(&args, b"a%2Fb%2f\n"), b"a%2Fb%2f\n");
+    let (_, msg) = fails(&args, b"a%2Fb%5c");
+    assert_eq!(msg, "pctenc: <stdin>:1:6: offset 5: rejected byte: escape decodes to 0x5C ('\\')");
+}
+
+#[test]
+fn decode_options_across_read_chunks() {
+    // The CLI reads 256 KiB at a time: a surrogate pair, a kept escape and a rejected one on
+    // every position around the boundary.
+    const CHUNK: usize = 256 * 1024;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("in.txt");
+    let file = path.to_str().unwrap();
+    for before in CHUNK - 13..=CHUNK + 1 {
+        let mut input = b"x\n".repeat(before / 2);
+        input.resize(before, b'y');
+        input.extend_from_slice(b"%uD83D%uDE00%2F");
+        std::fs::write(&path, &input).unwrap();
+        let mut want = input[..before].to_vec();
+        want.extend_from_slice("😀%2F".as_bytes());
+        assert_eq!(
+            ok(&["decode", "--legacy-u", "--keep-encoded", "uri-reserved", file], b""),
+            want,
+            "{before}"
+        );
+        let (code, msg) = fails(&["decode", "--legacy-u", "--reject", "slashes", file], b"");
+        assert_eq!(code, 1);
+        let line = before / 2 + 1;
+        let column = before - 2 * (before / 2) + 13;
+        assert_eq!(
+            msg,
+            format!(
+                "pctenc: {file}:{line}:{column}: offset {}: rejected byte: escape decodes to 0x2F ('/')",
+                before + 12
+            ),
+        );
+        // A high surrogate left alone at the end.
+        std::fs::write(&path, &input[..before + 6]).unwrap();
+        let (_, msg) = fails(&["decode", "--legacy-u", file], b"");
+        assert!(
+            msg.ends_with(&format!(
+                "offset {before}: lone surrogate: `%u` escape of half a UTF-16 surrogate pair"
+            )),
+            "{msg}"
+        );
+    }
+}
+
+#[test]
 fn usage_errors_exit_2_with_one_line() {
     for args in [
         &["encode", "--set", "nope"][..],
@@ -138,6 +234,8 @@ fn usage_errors_exit_2_with_one_line() {
         &["decode", "--utf8", "maybe"],
         &["frobnicate"],
         &["encode", "--keep", "é"],
+        &["decode", "--keep-encoded", "nope"],
+        &["decode", "--reject", "nul,bogus"],
     ] {
         let (code, msg) = fails(args, b"");
         assert_eq!(code, 2, "{args:?}: {msg}");
@@ -145,6 +243,8 @@ fn usage_errors_exit_2_with_one_line() {
     }
     let (_, msg) = fails(&["encode", "--set", "nope"], b"");
     assert!(msg.contains("nope") && msg.contains("component"), "{msg}");
+    let (_, msg) = fails(&["decode", "--keep-encoded", "nope"], b"");
+    assert!(msg.contains("nope") && msg.contains("uri-reserved") && msg.contains("component"), "{msg}");
 }
 
 #[test]

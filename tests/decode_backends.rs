@@ -1,6 +1,7 @@
 //! Every SIMD decoder this CPU has, pinned in-process against the scalar one: every length
 //! around the vector sizes, every alignment, `%` and malformed escapes at every position
-//! (the last bytes of a vector included), every byte value raw and escaped, every mode;
+//! (the last bytes of a vector included), every byte value raw and escaped, every mode
+//! and the security options;
 //! results, errors (offset and kind), exact-size and too-small output slices and stream
 //! pieces must all be identical. A few inputs also go through every API against the
 //! independent reference model of `tests/common`.
@@ -8,7 +9,7 @@
 //! The backends that ran are printed; `PCTENC_EXPECT_BACKENDS` / `PCTENC_EXPECT_DETECTED` as
 //! in `tests/backends.rs`.
 
-use pctenc::{Decoder, Engine, StreamDecoder};
+use pctenc::{Decoder, Engine, Reject, StreamDecoder};
 use proptest::prelude::*;
 
 mod common;
@@ -67,8 +68,19 @@ fn check(engine: Engine, dec: Decoder, input: &[u8]) {
     }
 }
 
+/// Every combination of the three switches, and the security options (which the vector
+/// decoders handle too) in strict, lenient and form mode.
+fn decoders() -> Vec<Decoder> {
+    let mut all = all_decoders();
+    for dec in [Decoder::new(), Decoder::new().lenient(true), Decoder::FORM] {
+        all.push(dec.reject(Reject::ALL));
+        all.push(dec.reject(Reject::SLASHES));
+    }
+    all
+}
+
 fn check_modes(engine: Engine, input: &[u8]) {
-    for dec in all_decoders() {
+    for dec in decoders() {
         check(engine, dec, input);
     }
 }
@@ -94,6 +106,7 @@ const PATTERNS: &[&[&[u8]]] = &[
     &[b"%zz", b"%4", b"%%41", b"y"],
     &[b"100% ", b"%ff", b"+"],
     &[b"%F0%9F%98%80", b"%ED%A0%80", b"%C0%AF", b"\xFF"],
+    &[b"a%2Fb", b"%5c", b"/", b"%00%0D%0A", b"\r\n"],
 ];
 
 #[test]
@@ -128,7 +141,9 @@ fn every_alignment() {
 /// included.
 #[test]
 fn escapes_and_malformed_escapes_at_every_position() {
-    let inserts: &[&[u8]] = &[b"%41", b"%e9", b"%", b"%4", b"%z1", b"%4z", b"%%41", b"+", b"%2B", b"%u00e9"];
+    let inserts: &[&[u8]] = &[
+        b"%41", b"%e9", b"%", b"%4", b"%z1", b"%4z", b"%%41", b"+", b"%2B", b"%u00e9", b"%2F", b"%00", b"%5C",
+    ];
     for engine in engines() {
         for len in [15, 16, 17, 18, 31, 32, 33, 34, 63, 64, 65, 66, 67, 127, 128, 130] {
             for background in [&b"abcdefgh"[..], b"%C3%A9"] {
@@ -159,12 +174,14 @@ fn every_byte_value_raw_and_escaped() {
                     raw[at] = byte;
                     check(engine, Decoder::new().lenient(true), &raw);
                     check(engine, Decoder::new().plus_as_space(true), &raw);
+                    check(engine, Decoder::new().reject(Reject::ALL), &raw);
                     for e in &escaped {
                         let mut input = tokens(at, 0, &[b"xy"]);
                         input.extend_from_slice(e.as_bytes());
                         input.extend_from_slice(&tokens(len, 0, &[b"%62"]));
                         check(engine, Decoder::new(), &input);
                         check(engine, Decoder::FORM, &input);
+                        check(engine, Decoder::FORM.reject(Reject::ALL), &input);
                     }
                 }
             }
@@ -179,7 +196,7 @@ fn every_api_against_the_model() {
         for pattern in PATTERNS {
             for len in [WIDEST + 2, 2 * WIDEST + 5] {
                 let input = tokens(len, 1, pattern);
-                for dec in all_decoders() {
+                for dec in decoders() {
                     common::check(dec.engine(engine), &input, &[len / 3, len / 2]);
                 }
             }
@@ -203,9 +220,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     #[test]
-    fn random_inputs(parts in prop::collection::vec(token(), 0..80), mode in 0usize..12) {
+    fn random_inputs(parts in prop::collection::vec(token(), 0..80), mode in 0usize..18) {
         let input: Vec<u8> = parts.concat();
-        let dec = all_decoders()[mode];
+        let dec = decoders()[mode];
         for engine in engines() {
             check(engine, dec, &input);
         }

@@ -586,3 +586,437 @@ fn stream_every_split_of_the_reference_rows() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The options that act on escapes: kept escapes, `%uHHHH`, rejected bytes.
+
+use common::{model_bytes, option_decoders};
+use pctenc::{Reject, Set, sets};
+
+/// Decoding with every API gives `want`, and agrees with the model for every cut.
+fn agree(dec: Decoder, input: &str, want: Outcome) {
+    assert_eq!(outcome(dec.decode(input)), want, "{dec:?} on {input:?}");
+    for cut in 0..=input.len() {
+        assert_eq!(check_all_apis(dec, input.as_bytes(), &[cut]), want, "{dec:?} on {input:?} cut {cut}");
+    }
+}
+
+fn ok(s: &str) -> Outcome {
+    Ok(s.as_bytes().to_vec())
+}
+
+fn err(offset: usize, kind: DecodeErrorKind) -> Outcome {
+    Err((offset, kind))
+}
+
+#[test]
+fn decode_uri_matches_node() {
+    // `node -e 'console.log(decodeURI(s))'` on each input (Node 20); `None`: URIError.
+    let cases: &[(&str, Option<&str>)] = &[
+        ("%2f%41", Some("%2fA")),
+        ("%3B%2F%3F%3A%40%26%3D%2B%24%2C%23", Some("%3B%2F%3F%3A%40%26%3D%2B%24%2C%23")),
+        ("%3b%2c%23%24", Some("%3b%2c%23%24")),
+        ("a%20b%25%2525", Some("a b%%25")),
+        ("%C3%A9%2F%e2%82%ac", Some("é%2F€")),
+        ("%7E%5C%00%7F", Some("~\\\u{0}\u{7F}")),
+        ("%F0%9F%98%80%3f", Some("😀%3f")),
+        ("+%2B+", Some("+%2B+")),
+        ("%25%32%46", Some("%2F")),
+        ("%C3%2F", None),
+        ("%E2%82%2F", None),
+        ("%2F%zz", None),
+        ("%", None),
+        ("%2", None),
+        ("%FF", None),
+        ("%ED%A0%80", None),
+    ];
+    for &(input, want) in cases {
+        let got = Decoder::URI.decode_to_str(input);
+        match want {
+            Some(want) => assert_eq!(got.unwrap(), want, "decodeURI({input:?})"),
+            None => assert!(got.is_err(), "decodeURI({input:?}) throws"),
+        }
+        for dec in [Decoder::URI, Decoder::URI.plus_as_space(true), Decoder::URI.lenient(true)] {
+            check(dec, input.as_bytes(), &[2]);
+        }
+    }
+    // The errors say where.
+    agree(Decoder::URI, "%C3%2F", err(0, DecodeErrorKind::InvalidUtf8));
+    agree(Decoder::URI, "%2F%zz", err(3, DecodeErrorKind::InvalidEscape));
+    agree(Decoder::URI, "%2F%2f%FF", err(6, DecodeErrorKind::InvalidUtf8));
+    agree(Decoder::URI, "%2F%E2%82%2F", err(3, DecodeErrorKind::InvalidUtf8));
+}
+
+#[test]
+fn keep_encoded() {
+    use DecodeErrorKind::*;
+    let slash = Set::EMPTY.add(b'/').with_iri(true);
+    let dec = Decoder::new().keep_encoded(slash);
+    // Kept exactly as written, case included; other escapes decoded; decoded once.
+    agree(dec, "a%2fb%2F%20%41", ok("a%2fb%2F A"));
+    agree(dec, "%252F%25%32%66", ok("%2F%2f"));
+    agree(dec, "%C3%A9", ok("é"));
+    // Malformed `%` as usual.
+    agree(dec, "%2F%", err(3, TruncatedEscape));
+    agree(dec.lenient(true), "%2F%%2f", ok("%2F%%2f"));
+    // A set that is not IRI contains 0x80..=0xFF: non-ASCII escapes are kept too.
+    let uri_like = Decoder::new().keep_encoded(sets::RFC3986);
+    agree(uri_like, "%7e%41%2F%C3%a9%20", ok("~A%2F%C3%a9%20"));
+    agree(Decoder::new().keep_encoded(sets::RFC3986.with_iri(true)), "%7e%2F%C3%a9", ok("~%2Fé"));
+    // UTF-8: kept escapes are ASCII; they can break a sequence, and offsets stay right.
+    let strict = dec.utf8(Utf8Mode::Strict);
+    agree(strict, "%C3%2F%A9", err(0, InvalidUtf8));
+    agree(strict, "%2F%2F%C3", err(6, InvalidUtf8));
+    agree(strict, "%2Fa%2F%FFb", err(7, InvalidUtf8));
+    agree(strict, "%2F%C3%A9%2F", ok("%2Fé%2F"));
+    agree(dec.utf8(Utf8Mode::Lossy), "%C3%2F%A9", ok("\u{FFFD}%2F\u{FFFD}"));
+    // `+` as space is not an escape: a kept `+` is `%2B` only.
+    let plus = Decoder::new().plus_as_space(true).keep_encoded(Set::EMPTY.add(b'+').with_iri(true));
+    agree(plus, "a+b%2Bc%2b", ok("a b%2Bc%2b"));
+    // Keeping `%` itself.
+    let pct = Decoder::new().keep_encoded(Set::EMPTY.add(b'%').with_iri(true));
+    agree(pct, "%25%2541%41", ok("%25%2541A"));
+    // The default keeps nothing.
+    assert!((0..=255).all(|b| !Decoder::new().kept_encoded().contains(b)));
+    assert_eq!(Decoder::URI.kept_encoded(), Decoder::URI_RESERVED);
+    let kept: Vec<u8> = (0..=255).filter(|&b| Decoder::URI_RESERVED.contains(b)).collect();
+    assert_eq!(kept, b"#$&+,/:;=?@");
+}
+
+#[test]
+fn keep_encoded_slice_and_in_place() {
+    let dec = Decoder::URI;
+    let mut buf = [0u8; 16];
+    // A kept escape is written whole or not at all: one that does not fit is named by its `%`.
+    for room in 2..5 {
+        let err = dec.decode_slice("ab%2Fc", &mut buf[..room]).unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::BufferTooSmall, 2), "room {room}");
+    }
+    assert_eq!(dec.decode_slice("ab%2Fc", &mut buf[..5]).unwrap_err().offset(), 5);
+    assert_eq!(dec.decode_slice("ab%2Fc", &mut buf[..6]), Ok(6));
+    assert_eq!(&buf[..6], b"ab%2Fc");
+    let mut buf = *b"%41%2f%42";
+    let n = dec.decode_in_place(&mut buf).unwrap();
+    assert_eq!(&buf[..n], b"A%2fB");
+    // Lossy, with a replacement after a kept escape.
+    let lossy = Decoder::FORM.keep_encoded(Decoder::URI_RESERVED);
+    let mut buf = [0u8; 16];
+    assert_eq!(lossy.decode_slice("%2F%FF", &mut buf[..6]), Ok(6));
+    assert_eq!(&buf[..6], "%2F\u{FFFD}".as_bytes());
+    let err = lossy.decode_slice("%2F%FF", &mut buf[..5]).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::BufferTooSmall, 3));
+    let err = lossy.decode_slice("%2F%FF", &mut buf[..2]).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::BufferTooSmall, 0));
+}
+
+#[test]
+fn legacy_u_matches_unescape() {
+    // `node -e 'console.log(Buffer.from(unescape(s)).toString("hex"))'` (Node 20): unescape,
+    // then UTF-8 with each lone surrogate as U+FFFD, as the lenient decoder does. (unescape
+    // reads `%HH` as Latin-1, so these inputs have no `%HH` of a byte above 0x7F.)
+    let cases: &[(&str, &str)] = &[
+        ("%u0041", "41"),
+        ("%U0041", "255530303431"),
+        ("%u00e9t%u00E9", "c3a974c3a9"),
+        ("%uD83D%uDE00", "f09f9880"),
+        ("%ud83d%ude00", "f09f9880"),
+        ("%uD83D", "efbfbd"),
+        ("%uDE00", "efbfbd"),
+        ("%uD83D%uD83D%uDE00", "efbfbdf09f9880"),
+        ("%uDE00%uD83D", "efbfbdefbfbd"),
+        ("%uD83Dx%uDE00", "efbfbd78efbfbd"),
+        ("%u", "2575"),
+        ("%u0", "257530"),
+        ("%u004", "2575303034"),
+        ("%u004z", "25753030347a"),
+        ("%uzzzz", "25757a7a7a7a"),
+        ("%u%u0041", "257541"),
+        ("%uD83D%uDE0", "efbfbd2575444530"),
+        ("%uD83D%u0041", "efbfbd41"),
+        ("%u002F%u0000", "2f00"),
+        ("%u20AC%u20ac", "e282ace282ac"),
+        ("%uFFFF%uFEFF", "efbfbfefbbbf"),
+        ("%%u0041", "2541"),
+        ("%u+0041", "25752b30303431"),
+        ("%uD800%uDC00", "f0908080"),
+        ("%uDBFF%uDFFF", "f48fbfbf"),
+    ];
+    let dec = Decoder::new().lenient(true).legacy_u(true);
+    for &(input, hex) in cases {
+        let want: Vec<u8> =
+            (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+        assert_eq!(dec.decode(input).unwrap(), &want[..], "unescape({input:?})");
+        for d in option_decoders().into_iter().filter(|d| d.is_lenient()) {
+            check(d.legacy_u(true), input.as_bytes(), &[3, 7]);
+        }
+    }
+}
+
+#[test]
+fn legacy_u() {
+    use DecodeErrorKind::*;
+    let dec = Decoder::new().legacy_u(true);
+    agree(dec, "%u0041%u00e9%u20AC%uD83D%uDE00", ok("Aé€😀"));
+    agree(dec, "%41%C3%A9+", ok("Aé+"));
+    // Lone surrogates: strict errors at their `%`, lenient U+FFFD.
+    agree(dec, "ab%uD83D", err(2, LoneSurrogate));
+    agree(dec, "ab%uDE00%uD83D", err(2, LoneSurrogate));
+    agree(dec, "%u0041%uD83D%uD83D%uDE00", err(6, LoneSurrogate));
+    agree(dec, "%uD83D%uDE0", err(0, LoneSurrogate));
+    agree(dec, "%uD83D%uDE0z", err(0, LoneSurrogate));
+    agree(dec.lenient(true), "%uD83D%uD83D%uDE00", ok("\u{FFFD}😀"));
+    agree(dec.lenient(true), "%uD83D%uDE0", ok("\u{FFFD}%uDE0"));
+    // A `%u` without four hex digits is a malformed `%`: truncated when only hex digits
+    // follow it to the end.
+    for input in ["%u", "%u0", "%u00", "%u004", "%uD83", "a%uabc"] {
+        let at = input.find('%').unwrap();
+        agree(dec, input, err(at, TruncatedEscape));
+    }
+    for input in ["%uz", "%u004z", "%u004%u0041", "%U0041", "%u 041", "%u+0041", "%u-041"] {
+        agree(dec, input, err(0, InvalidEscape));
+    }
+    agree(dec.lenient(true), "%U0041%u004z%u", ok("%U0041%u004z%u"));
+    // Without legacy_u, `%u` is malformed.
+    agree(Decoder::new(), "%u0041", err(0, InvalidEscape));
+    agree(Decoder::new(), "%u", err(0, InvalidEscape));
+    agree(Decoder::new().lenient(true), "%u0041", ok("%u0041"));
+    // UTF-8 after and around `%u`: offsets are input offsets.
+    let strict = dec.utf8(Utf8Mode::Strict);
+    agree(strict, "%u00E9%FF", err(6, InvalidUtf8));
+    agree(strict, "%C3%u00E9", err(0, InvalidUtf8));
+    agree(strict, "%uD83D%uDE00%E2%82", err(12, InvalidUtf8));
+    agree(dec.utf8(Utf8Mode::Lossy), "%C3%u00E9%E2%82", ok("\u{FFFD}é\u{FFFD}"));
+    // Byte mode: nothing checks the bytes of `%HH` next to `%u`.
+    agree(dec, "%C3%u00E9", Ok(b"\xC3\xC3\xA9".to_vec()));
+}
+
+#[test]
+fn legacy_u_slice_and_in_place() {
+    let dec = Decoder::new().legacy_u(true);
+    let mut buf = [0u8; 16];
+    // The UTF-8 of one escape is written whole or not at all.
+    for room in 1..4 {
+        let err = dec.decode_slice("a%u20AC", &mut buf[..room]).unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::BufferTooSmall, 1), "room {room}");
+    }
+    assert_eq!(dec.decode_slice("a%u20AC", &mut buf[..4]), Ok(4));
+    assert_eq!(&buf[..4], "a€".as_bytes());
+    for room in 0..4 {
+        let err = dec.decode_slice("%uD83D%uDE00", &mut buf[..room]).unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::BufferTooSmall, 0), "room {room}");
+    }
+    let mut buf = *b"x%uD83D%uDE00%u00e9";
+    let n = dec.decode_in_place(&mut buf).unwrap();
+    assert_eq!(&buf[..n], "x😀é".as_bytes());
+    let mut buf = *b"x%uD83Dy";
+    let n = dec.lenient(true).decode_in_place(&mut buf).unwrap();
+    assert_eq!(&buf[..n], "x\u{FFFD}y".as_bytes());
+    let mut buf = *b"x%uD83Dy";
+    let err = dec.decode_in_place(&mut buf).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::LoneSurrogate, 1));
+    // Lossy growth after a `%u` escape.
+    let lossy = dec.lenient(true).utf8(Utf8Mode::Lossy);
+    let mut buf = [0u8; 16];
+    let err = lossy.decode_slice("%u20AC%FF%FF", &mut buf[..5]).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::BufferTooSmall, 6));
+    assert_eq!(lossy.decode_slice("%u20AC%FF%FF", &mut buf[..9]), Ok(9));
+}
+
+#[test]
+fn legacy_u_streaming_holds_a_high_surrogate_back() {
+    let dec = Decoder::new().legacy_u(true);
+    // Up to eleven bytes wait for the next piece: the low half may still come.
+    let mut stream = StreamDecoder::new(dec);
+    let mut out = Vec::new();
+    stream.feed(b"a%uD83D%uDE0", &mut out).unwrap();
+    assert_eq!(out, b"a");
+    assert_eq!(stream.fed(), 12);
+    stream.feed(b"0b", &mut out).unwrap();
+    stream.finish(&mut out).unwrap();
+    assert_eq!(out, "a😀b".as_bytes());
+    // ... and when it does not, the high half is lone: an error at finish, or U+FFFD.
+    let mut stream = StreamDecoder::new(dec);
+    let mut out = Vec::new();
+    stream.feed(b"ab%uD83D", &mut out).unwrap();
+    let err = stream.finish(&mut out).unwrap_err();
+    assert_eq!((err.offset(), err.kind()), (2, DecodeErrorKind::LoneSurrogate));
+    let mut stream = StreamDecoder::new(dec.lenient(true));
+    let mut out = Vec::new();
+    for piece in ["%uD8", "3D%u", "DE", "0", "z"] {
+        stream.feed(piece.as_bytes(), &mut out).unwrap();
+    }
+    stream.finish(&mut out).unwrap();
+    assert_eq!(out, "\u{FFFD}%uDE0z".as_bytes());
+    // A truncated `%u` at the end of the stream.
+    let mut stream = StreamDecoder::new(dec);
+    stream.feed(b"%u00", &mut Vec::new()).unwrap();
+    let err = stream.finish(&mut Vec::new()).unwrap_err();
+    assert_eq!((err.offset(), err.kind()), (0, DecodeErrorKind::TruncatedEscape));
+    // Every split of a few inputs, with every option decoder.
+    for input in ["%uD83D%uDE00", "x%uD83D%uDE0", "%uD83D%u002F%2F", "%u00%u0041%uDBFF%uDFFF+%C3%A9"] {
+        for dec in option_decoders() {
+            for a in 0..=input.len() {
+                for b in a..=input.len() {
+                    check(dec, input.as_bytes(), &[a, b]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn reject() {
+    use DecodeErrorKind::*;
+    let slashes = Decoder::new().reject(Reject::SLASHES);
+    agree(slashes, "/a/b%20c", ok("/a/b c"));
+    agree(slashes, "/a%2Fb", err(2, Forbidden(b'/')));
+    agree(slashes, "/a%5cb", err(2, Forbidden(b'\\')));
+    // Raw bytes are copied; only what decoding produces is checked.
+    agree(slashes, "\\a/", ok("\\a/"));
+    // Decoded once: `%252F` is `%2F`, not `/`.
+    agree(slashes, "%252F%252e", ok("%2F%2e"));
+    // Lenient mode still rejects.
+    agree(slashes.lenient(true), "%zz%2F", err(3, Forbidden(b'/')));
+    // Via `%u` too.
+    agree(slashes.legacy_u(true), "%u002f", err(0, Forbidden(b'/')));
+    agree(slashes.legacy_u(true), "%u2215", ok("\u{2215}"));
+    // NUL, controls, CR/LF.
+    let nul = Decoder::new().reject(Reject::NUL);
+    agree(nul, "a%00", err(1, Forbidden(0)));
+    agree(nul, "a%01%0A\0", Ok(b"a\x01\n\0".to_vec()));
+    let controls = Decoder::new().reject(Reject::CONTROLS);
+    for b in (0u8..0x20).chain([0x7F]) {
+        agree(controls, &format!("x%{b:02x}"), err(1, Forbidden(b)));
+    }
+    agree(controls, "%20%7E%80", Ok(b" ~\x80".to_vec()));
+    let crlf = Decoder::new().reject(Reject::CR_LF);
+    agree(crlf, "a%0d%0A", err(1, Forbidden(b'\r')));
+    agree(crlf, "a%0A", err(1, Forbidden(b'\n')));
+    agree(crlf, "%00%09%0B%0C%0E", Ok(b"\0\t\x0B\x0C\x0E".to_vec()));
+    // Kept escapes produce no byte: keep `%2F`, reject `%5C` (AllowEncodedSlashes NoDecode).
+    let no_decode = slashes.keep_encoded(Set::EMPTY.add(b'/').with_iri(true));
+    agree(no_decode, "a%2fb%2F", ok("a%2fb%2F"));
+    agree(no_decode, "a%2fb%5C", err(5, Forbidden(b'\\')));
+    // The message names the byte.
+    let e = slashes.decode("a%2Fb").unwrap_err();
+    assert_eq!(e.to_string(), "offset 1: rejected byte: escape decodes to 0x2F ('/')");
+    let e = nul.decode("%00").unwrap_err();
+    assert_eq!(e.to_string(), "offset 0: rejected byte: escape decodes to 0x00");
+}
+
+#[test]
+fn reject_flags() {
+    let r = Reject::NUL | Reject::SLASHES;
+    assert!(r.contains(Reject::NUL) && r.contains(Reject::SLASHES) && !r.contains(Reject::CR_LF));
+    assert!(r.contains(Reject::NONE) && Reject::NONE.is_empty() && !r.is_empty());
+    assert_eq!(r, Reject::SLASHES.union(Reject::NUL));
+    let mut all = Reject::NONE;
+    for class in [Reject::NUL, Reject::CONTROLS, Reject::CR_LF, Reject::SLASHES] {
+        all |= class;
+    }
+    assert_eq!(all, Reject::ALL);
+    assert_eq!(Reject::default(), Reject::NONE);
+    assert_eq!(format!("{r:?}"), "Reject(NUL | SLASHES)");
+    assert_eq!(format!("{:?}", Reject::NONE), "Reject(NONE)");
+    assert_eq!(format!("{:?}", Reject::ALL), "Reject(CONTROLS | SLASHES)");
+    assert_eq!(format!("{:?}", Reject::CR_LF | Reject::NUL), "Reject(NUL | CR_LF)");
+    assert!(Reject::CONTROLS.contains(Reject::NUL | Reject::CR_LF) && !Reject::NUL.contains(Reject::CR_LF));
+    let rejected: Vec<u8> = (0..=255).filter(|&b| Reject::ALL.rejects(b)).collect();
+    let want: Vec<u8> = (0..0x20).chain([b'/', b'\\', 0x7F]).collect();
+    let mut want = want;
+    want.sort_unstable();
+    assert_eq!(rejected, want);
+    assert_eq!((0..=255).filter(|&b| Reject::CR_LF.rejects(b)).collect::<Vec<u8>>(), b"\n\r");
+    assert_eq!((0..=255).filter(|&b| Reject::NUL.rejects(b)).collect::<Vec<u8>>(), b"\0");
+    assert_eq!((0..=255).filter(|&b| Reject::SLASHES.rejects(b)).collect::<Vec<u8>>(), b"/\\");
+    assert!((0..=255).all(|b| !Reject::NONE.rejects(b)));
+    assert_eq!(Decoder::new().rejected(), Reject::NONE);
+    assert!(!Decoder::new().is_legacy_u() && Decoder::new().legacy_u(true).is_legacy_u());
+}
+
+#[test]
+fn first_error_left_to_right_with_the_new_kinds() {
+    use DecodeErrorKind::*;
+    let dec = Decoder::URI_COMPONENT.legacy_u(true).reject(Reject::SLASHES);
+    // An invalid sequence known to be invalid before the lone surrogate or the rejected
+    // byte comes first; an unfinished one does not.
+    agree(dec, "%C3a%2F", err(0, InvalidUtf8));
+    agree(dec, "%C3%2F", err(3, Forbidden(b'/')));
+    agree(dec, "%FFx%uD800", err(0, InvalidUtf8));
+    agree(dec, "%C3%uD800", err(3, LoneSurrogate));
+    agree(dec, "%E2%82%u002F", err(6, Forbidden(b'/')));
+    // `%u` output shows a sequence to be invalid.
+    agree(dec, "%C3%u00E9%2F", err(0, InvalidUtf8));
+    // Whichever `%` comes first.
+    agree(dec, "%2F%uD800%zz", err(0, Forbidden(b'/')));
+    agree(dec, "%uD800%2F%zz", err(0, LoneSurrogate));
+    agree(dec, "%zz%2F%uD800", err(0, InvalidEscape));
+    agree(dec.lenient(true), "%zz%uD800%2F", err(9, Forbidden(b'/')));
+    agree(dec.lenient(true), "%C3%zz%2F", err(0, InvalidUtf8));
+}
+
+#[test]
+fn decoding_md_related_operations() {
+    // "decodeURI-style preservation: ... keeps %2F, %3F, %23, ... exactly as written, case
+    // included".
+    assert_eq!(Decoder::URI.decode_to_str("%2F%3f%23%41").unwrap(), "%2F%3f%23A");
+    // "Legacy %uXXXX ... turns %uHHHH into the UTF-8 of that code unit (pairing surrogates)".
+    assert_eq!(Decoder::new().legacy_u(true).decode_to_str("%u00E9%uD83D%uDE00").unwrap(), "é😀");
+    // "Security options for proxies: reject decoded NUL, other C0 controls, CR/LF, and / or \
+    // inside a path segment; decode exactly once (%252e decodes to %2e, never to .)".
+    let proxy = Decoder::new().reject(Reject::ALL);
+    for (input, byte) in
+        [("%00", 0), ("%1b", 0x1B), ("%0D", b'\r'), ("%0a", b'\n'), ("%2F", b'/'), ("%5C", b'\\')]
+    {
+        assert_eq!(proxy.decode(input).unwrap_err().kind(), DecodeErrorKind::Forbidden(byte), "{input}");
+    }
+    assert_eq!(proxy.decode("%252e").unwrap(), &b"%2e"[..]);
+    assert_eq!(proxy.decode("%2e%2E").unwrap(), &b".."[..]);
+}
+
+#[test]
+fn option_decoders_on_awkward_inputs() {
+    let inputs: &[&str] = &[
+        "",
+        "%",
+        "%u",
+        "%uD83D",
+        "%uD83D%",
+        "%uD83D%u",
+        "%uD83D%uD",
+        "%uD83D%uDC",
+        "%uD83D%uDC0",
+        "%uD83D%uDC00",
+        "%uD83D%ud",
+        "%uD83D%uDB00",
+        "%uD83D%D",
+        "%uDC00%uD83D",
+        "%u002F%2f%2F%5C%00%0D%0a%7F%1F%20",
+        "%u0000%u000A%u005c",
+        "%C3%u00A9%C3%A9%2F%C3",
+        "a+b%2B%2b%u002B%u002b",
+        "%25%2525%u0025%252F",
+        "%E2%82%AC%u20AC%E2%u20AC",
+        "%F0%9F%98%u0080",
+        "%3B%3b%23%3F%u003F%40",
+        "%7e%7E%41%u007E%C3%A9",
+        "%FF%uFFFF%uD800%uDFFF%",
+        "%u00e9%u00E9%U00E9%u00",
+    ];
+    for dec in option_decoders() {
+        for input in inputs {
+            for cut in [1, 4, 7] {
+                check(dec, input.as_bytes(), &[cut, cut + 5]);
+            }
+        }
+    }
+}
+
+#[test]
+fn model_keeps_sources_of_multi_byte_escapes() {
+    // The model maps every output byte of a `%u` or kept escape to its `%`.
+    let m = model_bytes(b"a%u20AC%2Fb", Decoder::URI.legacy_u(true));
+    assert_eq!(m.bytes, "a€%2Fb".as_bytes());
+    assert_eq!(m.sources, [0, 1, 1, 1, 7, 7, 7, 10]);
+    assert!(m.error.is_none());
+}

@@ -10,8 +10,10 @@ mod common;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use common::{all_decoders, cases, check, check_all_apis, expected, outcome, set_from_bits, stream};
-use pctenc::{Decoder, Encoder, Set, Utf8Mode, sets};
+use common::{
+    all_decoders, cases, check, check_all_apis, expected, option_decoders, outcome, set_from_bits, stream,
+};
+use pctenc::{Decoder, Encoder, Reject, Set, Utf8Mode, sets};
 use percent_encoding::AsciiSet;
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
@@ -96,6 +98,74 @@ fn decode_input() -> impl Strategy<Value = Vec<u8>> {
             v
         }),
     ]
+}
+
+/// Input to decode with the options that act on escapes: `%u` escapes (surrogates, halves
+/// of pairs, ASCII units, units that decode to rejected bytes), pieces of them, escapes of
+/// the bytes the kept sets and the rejected classes hold, besides what [`decode_input`] has.
+fn decode_input_options() -> impl Strategy<Value = Vec<u8>> {
+    const UNITS: [u16; 17] = [
+        0x00, 0x0A, 0x0D, 0x1F, 0x20, 0x25, 0x2B, 0x2F, 0x41, 0x5C, 0x7E, 0x7F, 0x80, 0xE9, 0x20AC, 0xFFFD,
+        0xFFFF,
+    ];
+    const BYTES: &[u8] =
+        b"\x00\x01\x09\x0A\x0D\x1F\x20\x25\x2B\x2F\x5C\x7F\x3B\x3F\x23\x40\x7E\x41\x2E\xC3\xA9\xFF";
+    const OTHER: [&[u8]; 12] = [b"%", b"u", b"D", b"d", b"8", b"C", b"0", b"+", b"/", b"\\", b"\0", b"\r\n"];
+    let unit = prop_oneof![
+        3 => 0xD800u16..0xE000,
+        2 => select(UNITS.to_vec()),
+        1 => any::<u16>(),
+    ];
+    // `%uHHHH`, and now and then `%UHHHH`, which is not an escape.
+    let u_escape = (unit, any::<bool>(), prop::bool::weighted(0.1)).prop_map(|(u, lower, big_u)| {
+        let hex = if lower { format!("{u:04x}") } else { format!("{u:04X}") };
+        format!("%{}{hex}", if big_u { 'U' } else { 'u' }).into_bytes()
+    });
+    let escape = (select(BYTES.to_vec()), any::<bool>())
+        .prop_map(|(b, lower)| if lower { format!("%{b:02x}") } else { format!("%{b:02X}") }.into_bytes());
+    let pair = (0xD800u32..0xDC00, 0xDC00u32..0xE000).prop_map(|(h, l)| format!("%u{h:04X}%u{l:04x}"));
+    let token = prop_oneof![
+        6 => u_escape.clone(),
+        // A `%u` escape cut short, and a pair.
+        2 => (u_escape, 2usize..6).prop_map(|(e, n)| e[..n].to_vec()),
+        2 => pair.prop_map(String::into_bytes),
+        4 => escape,
+        3 => select(OTHER.to_vec()).prop_map(|b| b.to_vec()),
+        4 => decode_input().prop_map(|v| v.into_iter().take(6).collect()),
+    ];
+    prop::collection::vec(token, 0..24).prop_map(|t| t.concat())
+}
+
+/// A decoder with any combination of every option: the three switches, a kept set (none,
+/// `decodeURI`'s, a named or random one, IRI or not), `%u` escapes, and rejected classes.
+fn any_decoder() -> impl Strategy<Value = Decoder> {
+    let keep = prop_oneof![
+        2 => Just(Decoder::new().kept_encoded()),
+        2 => Just(Decoder::URI_RESERVED),
+        1 => select(sets::NAMED.iter().map(|n| n.set).collect::<Vec<_>>()),
+        2 => (any::<u128>(), any::<u8>(), any::<bool>()).prop_map(|(bits, few, iri)| {
+            // Sparse sets too: a random one keeps half the escapes.
+            let bits = if few % 2 == 0 { bits & bits >> 7 & bits >> 13 } else { bits };
+            set_from_bits(bits).with_iri(iri)
+        }),
+    ];
+    let utf8 = select(vec![Utf8Mode::Bytes, Utf8Mode::Strict, Utf8Mode::Lossy]);
+    (any::<bool>(), any::<bool>(), utf8, keep, any::<bool>(), 0u8..16).prop_map(
+        |(lenient, plus, utf8, keep, legacy_u, classes)| {
+            let reject = [Reject::NUL, Reject::CONTROLS, Reject::CR_LF, Reject::SLASHES]
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| classes >> i & 1 == 1)
+                .fold(Reject::NONE, |r, (_, c)| r | c);
+            Decoder::new()
+                .lenient(lenient)
+                .plus_as_space(plus)
+                .utf8(utf8)
+                .keep_encoded(keep)
+                .legacy_u(legacy_u)
+                .reject(reject)
+        },
+    )
 }
 
 /// Up to 7 cut points (so 1 to 8 pieces), resolved against the input length later.
@@ -394,6 +464,91 @@ proptest! {
                     }
                 },
             }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Decoding with the options that act on escapes
+
+proptest! {
+    #![proptest_config(config(2000))]
+
+    #[test]
+    fn every_decoding_api_agrees_with_any_options(
+        input in decode_input_options(),
+        dec in any_decoder(),
+        cuts in cuts(),
+    ) {
+        check(dec, &input, &resolve(&cuts, input.len()));
+    }
+
+    #[test]
+    fn stream_random_pieces_with_any_options(
+        input in decode_input_options(),
+        dec in any_decoder(),
+        a in cuts(),
+        b in cuts(),
+    ) {
+        let want = outcome(dec.decode(&input));
+        prop_assert_eq!(&want, &expected(dec, &input));
+        for cuts in [&a, &b] {
+            prop_assert_eq!(&stream(dec, &input, &resolve(cuts, input.len())), &want);
+        }
+    }
+
+    #[test]
+    fn options_off_change_nothing(input in decode_input_options()) {
+        // With none of the options on, the basic rules: the same as before they existed, and
+        // turning on `%u` changes nothing on input without `%u`.
+        for dec in all_decoders() {
+            let plain = outcome(dec.decode(&input));
+            let nothing = Decoder::new().kept_encoded();
+            let explicit = dec.keep_encoded(nothing).legacy_u(false).reject(Reject::NONE);
+            prop_assert_eq!(outcome(explicit.decode(&input)), plain.clone());
+            if !input.windows(2).any(|w| w == b"%u") {
+                prop_assert_eq!(outcome(dec.legacy_u(true).decode(&input)), plain);
+            }
+        }
+    }
+
+    #[test]
+    fn keeping_then_decoding_is_decoding(input in decode_input_options(), dec in any_decoder()) {
+        // What a decoder keeps as written, a second decoder without kept escapes decodes: in
+        // bytes mode, strict `%`, no `+`, keeping then decoding is decoding once, as long as
+        // decoding makes no `%` (which could start an escape the second time).
+        let dec = dec.utf8(Utf8Mode::Bytes).lenient(false).plus_as_space(false);
+        let plain = dec.keep_encoded(Decoder::new().kept_encoded()).reject(Reject::NONE);
+        if let (Ok(kept), Ok(once)) = (dec.decode(&input), plain.decode(&input))
+            && !once.contains(&b'%')
+        {
+            prop_assert_eq!(plain.decode(&kept[..]).unwrap(), once);
+        }
+    }
+}
+
+#[test]
+fn exhaustive_option_tokens() {
+    // Every sequence of up to three tokens that provoke the new rules, with every option
+    // decoder, every API, and the stream in one-byte pieces.
+    const TOKENS: [&[u8]; 13] = [
+        b"%uD83D", b"%uDE00", b"%u002F", b"%u00e9", b"%u", b"%uD", b"%2f", b"%00", b"%", b"u", b"+", b"%C3",
+        b"\xA9",
+    ];
+    let mut inputs = vec![Vec::new()];
+    for a in TOKENS {
+        inputs.push(a.to_vec());
+        for b in TOKENS {
+            inputs.push([a, b].concat());
+            for c in TOKENS {
+                inputs.push([a, b, c].concat());
+            }
+        }
+    }
+    let decoders = option_decoders();
+    for input in &inputs {
+        for &dec in &decoders {
+            check(dec, input, &[input.len() / 2]);
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use pctenc::{Backend, Set};
+use pctenc::{Backend, Decoder, Reject, Set};
 
 /// Percent-encode and decode (URL-encode), exactly as the standards and the popular
 /// implementations do, fast.
@@ -13,7 +13,11 @@ use pctenc::{Backend, Set};
     echo 'Jürgen & Björk' | pctenc encode --set component\n  \
     echo '/docs/100%/caf%C3%A9 menu' | pctenc encode --set path --keep-escapes\n  \
     pctenc decode --utf8 strict access.log -o decoded.log\n  \
+<<<<<<< HEAD
     pctenc normalize urls.txt -o normalized.txt\n  \
+=======
+    pctenc decode --keep-encoded uri-reserved --reject controls,slashes paths.txt\n  \
+>>>>>>> decopts
     pctenc sets")]
 pub struct Cli {
     #[command(subcommand)]
@@ -112,6 +116,21 @@ pub struct DecodeArgs {
     /// (`bytes`), fail (`strict`), or replace each bad sequence by U+FFFD (`lossy`).
     #[arg(long, value_name = "MODE", default_value = "bytes")]
     pub utf8: Utf8Arg,
+    /// Copy the escapes of the bytes in set NAME exactly as written (`%2F` stays `%2F`, case
+    /// kept): a name as `encode --set` takes, or `uri-reserved` (`;/?:@&=+$,#`, as JavaScript's
+    /// decodeURI). The named sets escape non-ASCII bytes, so they keep every non-ASCII escape
+    /// too; `uri-reserved` does not.
+    #[arg(long, value_name = "NAME", value_parser = parse_keep_set)]
+    pub keep_encoded: Option<Set>,
+    /// Also decode `%uHHHH` (JavaScript's unescape), pairing surrogates; a lone surrogate is
+    /// an error, or U+FFFD with --lenient.
+    #[arg(long)]
+    pub legacy_u: bool,
+    /// Fail on an escape that decodes to a byte of these classes (comma-separated): `nul`,
+    /// `controls` (C0 and DEL), `crlf`, `slashes` (`/` and `\`), `all`. Raw bytes are not
+    /// checked.
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
+    pub reject: Vec<RejectArg>,
     #[command(flatten)]
     pub io: IoArgs,
 }
@@ -134,11 +153,47 @@ pub enum Utf8Arg {
     Lossy,
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum RejectArg {
+    Nul,
+    Controls,
+    #[value(alias = "cr-lf")]
+    Crlf,
+    Slashes,
+    All,
+}
+
+impl RejectArg {
+    pub fn classes(self) -> Reject {
+        match self {
+            RejectArg::Nul => Reject::NUL,
+            RejectArg::Controls => Reject::CONTROLS,
+            RejectArg::Crlf => Reject::CR_LF,
+            RejectArg::Slashes => Reject::SLASHES,
+            RejectArg::All => Reject::ALL,
+        }
+    }
+}
+
 fn parse_backend(name: &str) -> Result<Backend, String> {
     Backend::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
         format!("unknown backend; known backends: {}", names.join(", "))
     })
+}
+
+/// A set for --keep-encoded: a named set, or `uri-reserved`.
+fn parse_keep_set(name: &str) -> Result<Set, String> {
+    let reserved = pctenc::sets::NamedSet {
+        name: "uri-reserved",
+        aliases: &["decodeuri"],
+        set: Decoder::URI_RESERVED,
+        description: "",
+    };
+    if reserved.matches(name) {
+        return Ok(reserved.set);
+    }
+    parse_set(name).map_err(|e| e.replacen("known sets:", "known sets: uri-reserved,", 1))
 }
 
 fn parse_set(name: &str) -> Result<Set, String> {

@@ -82,7 +82,15 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 args::Utf8Arg::Strict => pctenc::Utf8Mode::Strict,
                 args::Utf8Arg::Lossy => pctenc::Utf8Mode::Lossy,
             };
-            let decoder = pctenc::Decoder::new().lenient(args.lenient).plus_as_space(args.plus).utf8(utf8);
+            let mut decoder = pctenc::Decoder::new()
+                .lenient(args.lenient)
+                .plus_as_space(args.plus)
+                .utf8(utf8)
+                .legacy_u(args.legacy_u)
+                .reject(args.reject.iter().fold(pctenc::Reject::NONE, |r, class| r | class.classes()));
+            if let Some(set) = args.keep_encoded {
+                decoder = decoder.keep_encoded(set);
+            }
             let mut out = Output::open(args.io.output.as_deref())?;
             decode::run(decoder, &args.io.files, &mut out)?;
             out.finish()

@@ -8,7 +8,10 @@ mod utf8;
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String, vec::Vec};
 
-use crate::{DecodeError, DecodeErrorKind, Engine};
+use core::fmt;
+use core::ops::{BitOr, BitOrAssign};
+
+use crate::{DecodeError, DecodeErrorKind, Engine, Set};
 use scalar::{Rules, Step};
 use utf8::Utf8End;
 
@@ -39,6 +42,117 @@ pub enum Utf8Mode {
     Lossy,
 }
 
+/// Classes of bytes that a [`Decoder`] refuses to produce by decoding an escape
+/// ([`Decoder::reject`]): what a proxy or a file server checks in a decoded path.
+///
+/// Classes combine with `|` (or [`union`](Reject::union), which is `const`). Only escapes are
+/// checked: a raw byte of the input is copied as it is (use [`validate`](crate::validate) to
+/// check raw bytes).
+///
+/// ```
+/// use pctenc::{Decoder, DecodeErrorKind, Reject};
+///
+/// const PROXY: Decoder = Decoder::new().reject(Reject::CONTROLS.union(Reject::SLASHES));
+/// assert_eq!(PROXY.decode("a%20b/c").unwrap(), &b"a b/c"[..]);
+/// let err = PROXY.decode("a%2Fb").unwrap_err();
+/// assert_eq!((err.offset(), err.kind()), (1, DecodeErrorKind::Forbidden(b'/')));
+/// assert!(Reject::CONTROLS.rejects(b'\n') && !Reject::CR_LF.rejects(0));
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Reject(
+    /// Bit `b`: an escape that decodes to ASCII byte `b` is rejected.
+    u128,
+);
+
+impl Reject {
+    /// No byte is rejected (the default).
+    pub const NONE: Reject = Reject(0);
+    /// NUL, `%00`.
+    pub const NUL: Reject = Reject(1);
+    /// Every C0 control (`%00` to `%1F`) and DEL (`%7F`).
+    pub const CONTROLS: Reject = Reject(((1 << 0x20) - 1) | (1 << 0x7F));
+    /// CR and LF (`%0D`, `%0A`): header and log injection.
+    pub const CR_LF: Reject = Reject((1 << b'\r') | (1 << b'\n'));
+    /// `/` and `\` (`%2F`, `%5C`): a path segment that decodes into two (see also
+    /// [`Decoder::keep_encoded`], which can keep `%2F` as it is instead).
+    pub const SLASHES: Reject = Reject((1 << b'/') | (1 << b'\\'));
+    /// Every class above.
+    pub const ALL: Reject = Reject::CONTROLS.union(Reject::SLASHES);
+
+    /// The classes, widest first, by name.
+    const NAMES: [(Reject, &'static str); 4] = [
+        (Reject::CONTROLS, "CONTROLS"),
+        (Reject::NUL, "NUL"),
+        (Reject::CR_LF, "CR_LF"),
+        (Reject::SLASHES, "SLASHES"),
+    ];
+
+    /// The bytes of both.
+    #[must_use]
+    pub const fn union(self, other: Reject) -> Reject {
+        Reject(self.0 | other.0)
+    }
+
+    /// Whether `self` rejects every byte that `other` rejects.
+    ///
+    /// ```
+    /// use pctenc::Reject;
+    ///
+    /// assert!((Reject::NUL | Reject::SLASHES).contains(Reject::SLASHES));
+    /// assert!(Reject::CONTROLS.contains(Reject::NUL | Reject::CR_LF));
+    /// assert!(!Reject::CR_LF.contains(Reject::NUL));
+    /// ```
+    pub const fn contains(self, other: Reject) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether no byte is rejected.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether an escape that decodes to `byte` is rejected.
+    pub const fn rejects(self, byte: u8) -> bool {
+        byte < 0x80 && self.0 >> byte & 1 != 0
+    }
+
+    /// The rejected bytes as a bitmap: bit `b` for ASCII byte `b`.
+    const fn bits(self) -> u128 {
+        self.0
+    }
+}
+
+impl BitOr for Reject {
+    type Output = Reject;
+
+    fn bitor(self, other: Reject) -> Reject {
+        self.union(other)
+    }
+}
+
+impl BitOrAssign for Reject {
+    fn bitor_assign(&mut self, other: Reject) {
+        *self = self.union(other);
+    }
+}
+
+impl fmt::Debug for Reject {
+    /// `Reject(NUL | SLASHES)`, `Reject(CONTROLS)` (which holds `NUL` and `CR_LF`),
+    /// `Reject(NONE)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Reject(")?;
+        let mut shown = Reject::NONE;
+        for (class, name) in Reject::NAMES {
+            if self.contains(class) && !shown.contains(class) {
+                f.write_str(if shown.is_empty() { "" } else { " | " })?;
+                f.write_str(name)?;
+                shown = shown.union(class);
+            }
+        }
+        f.write_str(if shown.is_empty() { "NONE)" } else { ")" })
+    }
+}
+
 /// Percent-decodes with one choice of the three switches of `DECODING.md`: what a malformed
 /// `%` does (strict error or lenient copy), whether `+` is a space, and what happens to
 /// invalid UTF-8 ([`Utf8Mode`]).
@@ -56,16 +170,34 @@ pub enum Utf8Mode {
 /// assert_eq!(Decoder::FORM.decode_to_str("a+b%zz%FF").unwrap(), "a b%zz\u{FFFD}");
 /// ```
 ///
+/// Three more options act on escapes, and are off by default: [`keep_encoded`] copies the
+/// escapes of some bytes as written (JavaScript's `decodeURI`, see [`Decoder::URI`]),
+/// [`legacy_u`] decodes `%uHHHH` (JavaScript's `unescape`), and [`reject`] makes the escapes
+/// of some bytes (`%2F`, `%00`, ...) errors. Every API honours them: the one-shot decoders,
+/// the slice and in-place ones, and [`StreamDecoder`].
+///
 /// When the input has several problems, the error is the first one a left-to-right reader
 /// meets: an invalid UTF-8 sequence is reported where it starts once the bytes after it show
-/// that it is invalid.
+/// that it is invalid; a bad `%`, a lone surrogate or a rejected byte where its `%` is.
+///
+/// [`keep_encoded`]: Decoder::keep_encoded
+/// [`legacy_u`]: Decoder::legacy_u
+/// [`reject`]: Decoder::reject
+/// [`StreamDecoder`]: crate::StreamDecoder
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Decoder {
     lenient: bool,
     plus: bool,
     utf8: Utf8Mode,
+    legacy_u: bool,
+    keep: Set,
+    reject: Reject,
     engine: Option<Engine>,
 }
+
+/// The set that contains no byte: an IRI set (which does not contain `0x80..=0xFF`) that
+/// escapes no ASCII byte.
+const KEEP_NOTHING: Set = Set::EMPTY.with_iri(true);
 
 impl Default for Decoder {
     fn default() -> Self {
@@ -82,6 +214,41 @@ impl Decoder {
     /// `form_urlencoded` crate read them: lenient, `+` is a space, lossy UTF-8.
     pub const FORM: Decoder = Decoder::new().lenient(true).plus_as_space(true).utf8(Utf8Mode::Lossy);
 
+    /// The bytes whose escapes JavaScript's `decodeURI` keeps as written: `;/?:@&=+$,#`. An
+    /// IRI set, so that non-ASCII escapes are decoded (see
+    /// [`keep_encoded`](Decoder::keep_encoded)).
+    ///
+    /// ```
+    /// use pctenc::Decoder;
+    ///
+    /// let kept: String =
+    ///     (0..=255u8).filter(|&b| Decoder::URI_RESERVED.contains(b)).map(char::from).collect();
+    /// assert_eq!(kept, "#$&+,/:;=?@");
+    /// ```
+    pub const URI_RESERVED: Set = {
+        let reserved = b";/?:@&=+$,#";
+        let mut set = KEEP_NOTHING;
+        let mut i = 0;
+        while i < reserved.len() {
+            set = set.add(reserved[i]);
+            i += 1;
+        }
+        set
+    };
+
+    /// JavaScript `decodeURI`: strict escapes, the escapes of
+    /// [`URI_RESERVED`](Decoder::URI_RESERVED) bytes kept as written (hex case included), `+`
+    /// kept, strict UTF-8.
+    ///
+    /// ```
+    /// use pctenc::Decoder;
+    ///
+    /// // node -e 'console.log(decodeURI("%2f%41%3F%C3%A9%20"))' prints `%2fA%3Fé `
+    /// assert_eq!(Decoder::URI.decode_to_str("%2f%41%3F%C3%A9%20").unwrap(), "%2fA%3Fé ");
+    /// assert!(Decoder::URI.decode("%C3%2F").is_err()); // URIError: URI malformed
+    /// ```
+    pub const URI: Decoder = Decoder::URI_COMPONENT.keep_encoded(Decoder::URI_RESERVED);
+
     /// Strict escapes, `+` kept, bytes returned as they are: what [`decode`](crate::decode)
     /// does.
     ///
@@ -89,7 +256,15 @@ impl Decoder {
     /// assert_eq!(pctenc::Decoder::new().decode("a+%41").unwrap(), &b"a+A"[..]);
     /// ```
     pub const fn new() -> Decoder {
-        Decoder { lenient: false, plus: false, utf8: Utf8Mode::Bytes, engine: None }
+        Decoder {
+            lenient: false,
+            plus: false,
+            utf8: Utf8Mode::Bytes,
+            legacy_u: false,
+            keep: KEEP_NOTHING,
+            reject: Reject::NONE,
+            engine: None,
+        }
     }
 
     /// Runs on `engine`'s backend instead of the best one this CPU has. The result, errors
@@ -116,10 +291,17 @@ impl Decoder {
         self.engine.unwrap_or_else(Engine::detect)
     }
 
-    /// The byte decoder (escapes and `+`, no UTF-8 step) on this decoder's engine.
+    /// The byte decoder (escapes and `+`, no UTF-8 step) on this decoder's engine. The
+    /// vector decoders handle the basic rules and rejected bytes; `%u` and kept escapes are
+    /// the scalar decoder's.
     #[inline]
     pub(crate) fn bytes(&self, input: &[u8], out: &mut [u8], last: bool) -> Result<Step, DecodeError> {
-        crate::simd::decode(self.engine_in_use(), input, out, self.rules(), last)
+        let rules = self.rules();
+        if rules.vectorizable() {
+            crate::simd::decode(self.engine_in_use(), input, out, rules, last)
+        } else {
+            scalar::decode(input, out, rules, last)
+        }
     }
 
     /// When `on`, a `%` not followed by two hex digits is copied as is (the WHATWG URL
@@ -159,6 +341,81 @@ impl Decoder {
         Decoder { utf8: mode, ..self }
     }
 
+    /// Copies each escape whose decoded byte is in `set` ([`Set::contains`]) exactly as
+    /// written, and decodes the others: JavaScript's `decodeURI` keeps `%2F` and `%2f`, and
+    /// decodes `%41` ([`Decoder::URI`]). A kept escape is decoded by no one, so it is never
+    /// [rejected](Decoder::reject); `%252F` still decodes once, to `%2F`. By default no escape
+    /// is kept.
+    ///
+    /// A set contains the bytes `0x80..=0xFF` unless it is an IRI set ([`Set::with_iri`]):
+    /// `keep_encoded(sets::RFC3986)` decodes the escapes of the unreserved characters only,
+    /// and keeps `%C3%A9` (the URI way); with `sets::RFC3986.with_iri(true)`, `%C3%A9`
+    /// becomes `é` (the IRI way). A `%uHHHH` escape ([`legacy_u`](Decoder::legacy_u)), or a
+    /// pair of them, is kept when every byte of its UTF-8 is in `set`; a malformed `%` or a
+    /// lone surrogate is never kept.
+    ///
+    /// Kept escapes are ASCII, so they never make the output invalid UTF-8 themselves, but
+    /// they separate what is around them: `%C3%2F%A9` keeping `/` is not UTF-8.
+    ///
+    /// ```
+    /// use pctenc::{sets, Decoder, Set};
+    ///
+    /// let dec = Decoder::new().keep_encoded(Set::EMPTY.add(b'/').with_iri(true));
+    /// assert_eq!(dec.decode("a%2fb%2F%20%C3%A9").unwrap(), "a%2fb%2F é".as_bytes());
+    ///
+    /// // RFC 3986 normalization's decoding step: only unreserved characters are decoded.
+    /// let dec = Decoder::new().keep_encoded(sets::RFC3986);
+    /// assert_eq!(dec.decode("%7e%41%2F%C3%A9").unwrap(), &b"~A%2F%C3%A9"[..]);
+    /// ```
+    #[must_use]
+    pub const fn keep_encoded(self, set: Set) -> Decoder {
+        Decoder { keep: set, ..self }
+    }
+
+    /// When `on`, `%uHHHH` (a `%`, a lowercase `u`, exactly four hex digits of either case, as
+    /// JavaScript's `unescape` reads it) decodes to the UTF-8 of that UTF-16 code unit; a
+    /// high-surrogate escape immediately followed by a low-surrogate one (`%uD83D%uDE00`) is
+    /// one character. A lone surrogate is an error of kind
+    /// [`DecodeErrorKind::LoneSurrogate`] at its `%`, or, when [lenient](Decoder::lenient),
+    /// U+FFFD. A `%u` without four hex digits is a malformed `%` (truncated when only hex
+    /// digits follow it to the end of the input). `%HH` escapes decode as always.
+    ///
+    /// ```
+    /// use pctenc::{Decoder, DecodeErrorKind};
+    ///
+    /// let dec = Decoder::new().legacy_u(true);
+    /// assert_eq!(dec.decode_to_str("%u00E9t%u00e9 %uD83D%uDE00%41").unwrap(), "été 😀A");
+    /// let err = dec.decode("ok%uD83D!").unwrap_err();
+    /// assert_eq!((err.offset(), err.kind()), (2, DecodeErrorKind::LoneSurrogate));
+    /// assert_eq!(dec.lenient(true).decode_to_str("%uDE00%U0041").unwrap(), "\u{FFFD}%U0041");
+    /// ```
+    #[must_use]
+    pub const fn legacy_u(self, on: bool) -> Decoder {
+        Decoder { legacy_u: on, ..self }
+    }
+
+    /// Makes an escape that decodes to a byte of the classes in `reject` an error of kind
+    /// [`DecodeErrorKind::Forbidden`] (which carries the byte) at its `%`, in lenient mode
+    /// too. Raw bytes of the input are copied as they are; only what decoding produces is
+    /// checked (a `%u` escape too). Decoding happens once: `%252F` decodes to `%2F` and is
+    /// fine. An escape [kept as written](Decoder::keep_encoded) produces no byte, so keeping
+    /// `/` and rejecting slashes keeps `%2F` and rejects `%5C` (Apache's
+    /// `AllowEncodedSlashes NoDecode`).
+    ///
+    /// ```
+    /// use pctenc::{Decoder, DecodeErrorKind, Reject};
+    ///
+    /// let dec = Decoder::new().reject(Reject::NUL | Reject::SLASHES);
+    /// assert_eq!(dec.decode("/a/%252F").unwrap(), &b"/a/%2F"[..]);
+    /// let err = dec.decode("/a%00").unwrap_err();
+    /// assert_eq!((err.offset(), err.kind()), (2, DecodeErrorKind::Forbidden(0)));
+    /// assert!(dec.lenient(true).decode("%zz%5c").is_err());
+    /// ```
+    #[must_use]
+    pub const fn reject(self, reject: Reject) -> Decoder {
+        Decoder { reject, ..self }
+    }
+
     /// Whether a malformed `%` is copied instead of being an error.
     pub const fn is_lenient(&self) -> bool {
         self.lenient
@@ -174,8 +431,38 @@ impl Decoder {
         self.utf8
     }
 
+    /// The set of bytes whose escapes are kept as written; by default an IRI set that
+    /// contains no byte.
+    ///
+    /// ```
+    /// use pctenc::Decoder;
+    ///
+    /// assert!((0..=255).all(|b| !Decoder::new().kept_encoded().contains(b)));
+    /// assert_eq!(Decoder::URI.kept_encoded(), Decoder::URI_RESERVED);
+    /// ```
+    pub const fn kept_encoded(&self) -> Set {
+        self.keep
+    }
+
+    /// Whether `%uHHHH` escapes are decoded.
+    pub const fn is_legacy_u(&self) -> bool {
+        self.legacy_u
+    }
+
+    /// The classes of bytes that an escape must not decode to.
+    pub const fn rejected(&self) -> Reject {
+        self.reject
+    }
+
     pub(crate) const fn rules(&self) -> Rules {
-        Rules { lenient: self.lenient, plus: self.plus }
+        Rules {
+            lenient: self.lenient,
+            plus: self.plus,
+            legacy_u: self.legacy_u,
+            keep: self.keep.ascii_bits(),
+            keep_high: self.keep.contains(0x80),
+            reject: self.reject.bits(),
+        }
     }
 
     #[cfg(feature = "alloc")]
@@ -269,10 +556,18 @@ impl Decoder {
         let mut total = 0;
         let mut rest = &input[..e.offset];
         while !rest.is_empty() {
-            let step = scalar::decode(rest, &mut scratch, self.rules(), true)
-                .expect("prefix before the first error decodes");
-            total += step.written;
-            rest = &rest[step.read..];
+            match scalar::decode(rest, &mut scratch, self.rules(), true) {
+                Ok(step) if step.read > 0 => {
+                    total += step.written;
+                    rest = &rest[step.read..];
+                }
+                // The prefix before the first error decodes, and every call gets on (an
+                // escape's output is at most 12 bytes): not reached. Stop rather than panic.
+                _ => {
+                    debug_assert!(false, "prefix before the first error decodes");
+                    break;
+                }
+            }
         }
         total
     }
@@ -358,7 +653,7 @@ impl Decoder {
             }
             let offset = match self.utf8 {
                 // Replacements before the end of `out` may be what did not fit.
-                Utf8Mode::Lossy => self.lossy_overflow(input, &out[..step.written], step.read),
+                Utf8Mode::Lossy => self.lossy_overflow(input, &out[..step.written], step.read, out.len()),
                 _ => step.read,
             };
             return Err(DecodeError::new(offset, DecodeErrorKind::BufferTooSmall));
@@ -378,30 +673,36 @@ impl Decoder {
     }
 
     /// For [`decode_slice`](Decoder::decode_slice) in lossy mode: `out` holds the first
-    /// decoded bytes, exactly as many as the output slice has room for, and the input from
-    /// `read` on did not fit. Returns the input offset of the first byte whose lossy output
-    /// does not fit. An unfinished UTF-8 sequence at the end of `out` is judged together with
-    /// the (at most three) decoded bytes that follow it.
-    fn lossy_overflow(&self, input: &[u8], out: &[u8], read: usize) -> usize {
-        let room = out.len();
-        // Where the unfinished sequence at the end of `out` starts (`room` if there is none).
+    /// decoded bytes, as many as the output slice (of `room` bytes) had room for, and the
+    /// input from `read` on did not fit. An escape that decodes to several bytes (or is kept
+    /// as written) is written whole or not at all, so `out` may be up to 11 bytes shorter
+    /// than `room`. Returns the input offset of the first byte whose lossy output does not
+    /// fit. An unfinished UTF-8 sequence at the end of `out` is judged together with the
+    /// decoded bytes that follow it.
+    fn lossy_overflow(&self, input: &[u8], out: &[u8], read: usize, room: usize) -> usize {
+        let written = out.len();
+        // Where the unfinished sequence at the end of `out` starts (`written` if there is none).
         let tail = match out.utf8_chunks().last() {
-            Some(last) if utf8::check(&out[room - last.invalid().len()..]) == Utf8End::Incomplete(0) => {
-                room - last.invalid().len()
+            Some(last) if utf8::check(&out[written - last.invalid().len()..]) == Utf8End::Incomplete(0) => {
+                written - last.invalid().len()
             }
-            _ => room,
+            _ => written,
         };
         let fit = lossy_fit(&out[..tail], room);
         if fit < tail {
             return scalar::source_offset(input, self.rules(), fit);
         }
-        let mut next = [0u8; 6];
-        let kept = room - tail;
+        // The first byte that does not fit is at most `room` (each decoded byte takes at least
+        // one byte of output), which is less than `tail + 15`; the sequence that holds it ends
+        // at most three bytes later. Decoding the next 60 bytes (at least 49 of them: an
+        // escape's output is at most 12 bytes) shows all of that.
+        let mut next = [0u8; 64];
+        let kept = written - tail;
         next[..kept].copy_from_slice(&out[tail..]);
         let rest = &input[read..];
-        let more = match scalar::decode(rest, &mut next[kept..kept + 3], self.rules(), true) {
+        let more = match scalar::decode(rest, &mut next[kept..kept + 60], self.rules(), true) {
             Ok(step) => step.written,
-            Err(e) => self.decoded_before(rest, e),
+            Err(e) => self.decoded_before(rest, e).min(60),
         };
         let used = utf8::lossy_len(&out[..tail]).0.unwrap_or(usize::MAX);
         let fit = tail + lossy_fit(&next[..kept + more], room.saturating_sub(used));

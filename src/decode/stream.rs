@@ -10,7 +10,9 @@ use crate::{DecodeError, DecodeErrorKind};
 ///
 /// An escape split across pieces (`%C` | `3`) and a UTF-8 sequence split across pieces are
 /// carried over: the decoder holds at most two input bytes and three decoded bytes between
-/// calls. Error offsets count from the start of the whole stream.
+/// calls. With [`Decoder::legacy_u`] it holds up to eleven input bytes: a high-surrogate
+/// escape and the start of what may be its low half (`%uD83D%uDE0` | `0`). Error offsets
+/// count from the start of the whole stream.
 ///
 /// ```
 /// use pctenc::{Decoder, StreamDecoder, Utf8Mode};
@@ -31,7 +33,8 @@ use crate::{DecodeError, DecodeErrorKind};
 #[derive(Clone, Debug)]
 pub struct StreamDecoder {
     decoder: Decoder,
-    /// Input bytes not decoded yet: a `%` whose escape the next piece may complete.
+    /// Input bytes not decoded yet: a `%` whose escape the next piece may complete (or a
+    /// `%uHHHH` high surrogate that the next piece may pair).
     pending: Vec<u8>,
     /// Stream offset of `pending[0]` (of the next input byte when `pending` is empty).
     offset: usize,

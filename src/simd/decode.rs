@@ -127,9 +127,10 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
         // Valid escapes never overlap: their digits are not `%`.
         let keep = lanes & !((pct << 1) | (pct << 2) | skip);
         // SAFETY: `BYTES + 2` readable bytes, `room` writable bytes.
-        if !unsafe { K::emit_checked(src, pct, rules.plus, keep, out.as_mut_ptr().add(written)) } {
-            // A malformed `%`: the scalar decoder copies it (lenient) or names the error,
-            // and goes on for at most one block's worth of output.
+        let decoded = unsafe { K::emit_checked(src, pct, rules.plus, keep, out.as_mut_ptr().add(written)) };
+        if !decoded || (rules.reject != 0 && rejects(&input[read..read + K::BYTES + 2], pct, rules.reject)) {
+            // A malformed `%` or a rejected byte: the scalar decoder copies it (lenient) or
+            // names the error, and goes on for at most one block's worth of output.
             read += skip.trailing_ones() as usize;
             skip = 0;
             let step = scalar::decode(&input[read..], &mut out[written..written + K::BYTES], rules, last)
@@ -151,6 +152,24 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
     let step =
         scalar::decode(&input[read..], &mut out[written..], rules, last).map_err(|e| e.shifted(read))?;
     Ok(Step { read: read + step.read, written: written + step.written })
+}
+
+/// Whether one of the (valid) escapes at the `pct` lanes of `block` decodes to a byte in the
+/// `reject` bitmap. Escapes are few next to the bytes a block holds, so a scalar look is
+/// cheap.
+#[inline(always)]
+fn rejects(block: &[u8], mut pct: u64, reject: u128) -> bool {
+    while pct != 0 {
+        let i = pct.trailing_zeros() as usize;
+        if let Some(byte) = crate::hex::pair(block[i + 1], block[i + 2])
+            && byte < 0x80
+            && reject >> byte & 1 != 0
+        {
+            return true;
+        }
+        pct &= pct - 1;
+    }
+    false
 }
 
 /// The `#[target_feature]` entry point of a kernel's decoder.

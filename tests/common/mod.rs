@@ -5,7 +5,7 @@
 
 #![allow(dead_code)]
 
-use pctenc::{Backend, DecodeError, DecodeErrorKind, Decoder, Engine, Set, StreamDecoder, Utf8Mode};
+use pctenc::{Backend, DecodeError, DecodeErrorKind, Decoder, Engine, Reject, Set, StreamDecoder, Utf8Mode};
 
 /// The set that escapes exactly the ASCII bytes whose bits are set in `bits`.
 pub fn set_from_bits(bits: u128) -> Set {
@@ -39,48 +39,139 @@ pub fn all_decoders() -> Vec<Decoder> {
     all
 }
 
+/// Decoders with the options that act on escapes: each combination of the three switches
+/// with four choices of kept set, `%u` escapes and rejected classes, between them covering
+/// every option and several of their interactions.
+pub fn option_decoders() -> Vec<Decoder> {
+    let keep_high = Set::EMPTY.add(b'/').add(b'%');
+    let options: [(Set, bool, Reject); 4] = [
+        (Decoder::new().kept_encoded(), true, Reject::NONE),
+        (Decoder::URI_RESERVED, true, Reject::SLASHES | Reject::NUL),
+        (keep_high, false, Reject::CONTROLS),
+        (pctenc::sets::RFC3986.with_iri(true), true, Reject::CR_LF),
+    ];
+    let mut all = Vec::new();
+    for base in all_decoders() {
+        for (keep, legacy_u, reject) in options {
+            all.push(base.keep_encoded(keep).legacy_u(legacy_u).reject(reject));
+        }
+    }
+    all
+}
+
 /// The value of an ASCII hex digit.
 fn hex(b: u8) -> Option<u8> {
     (b as char).to_digit(16).map(|d| d as u8)
 }
 
-/// The byte-level decoding of the model: the bytes decoded before the first malformed `%`
-/// (all of them when there is none), the input offset each decoded byte comes from, and the
-/// strict-mode escape error, if any.
+/// The byte-level decoding of the model: the bytes decoded before the first error that
+/// stops decoding (all of them when there is none), the input offset each decoded byte comes
+/// from (for the bytes of a multi-byte `%u` escape or of an escape kept as written: the
+/// offset of its `%`), and that error, if any: a malformed `%` (strict), a lone surrogate
+/// (strict) or a rejected byte.
 pub struct Bytes {
     pub bytes: Vec<u8>,
     pub sources: Vec<usize>,
-    pub escape_error: Option<(usize, DecodeErrorKind)>,
+    pub error: Option<(usize, DecodeErrorKind)>,
 }
 
-pub fn model_bytes(input: &[u8], lenient: bool, plus: bool) -> Bytes {
-    let mut out = Bytes { bytes: Vec::new(), sources: Vec::new(), escape_error: None };
+/// Whether the decoder rejects `byte` when an escape decodes to it, from the documented
+/// classes of `Reject`.
+pub fn model_rejects(dec: Decoder, byte: u8) -> bool {
+    let r = dec.rejected();
+    (r.contains(Reject::NUL) && byte == 0)
+        || (r.contains(Reject::CONTROLS) && (byte < 0x20 || byte == 0x7F))
+        || (r.contains(Reject::CR_LF) && (byte == b'\r' || byte == b'\n'))
+        || (r.contains(Reject::SLASHES) && (byte == b'/' || byte == b'\\'))
+}
+
+/// The UTF-16 code unit of `%uHHHH` at `input[i..]` (a lowercase `u`, four hex digits).
+fn model_unit(input: &[u8], i: usize) -> Option<u32> {
+    let e = input.get(i..i + 6)?;
+    if e[0] != b'%' || e[1] != b'u' {
+        return None;
+    }
+    e[2..].iter().try_fold(0u32, |acc, &d| Some(acc * 16 + u32::from(hex(d)?)))
+}
+
+pub fn model_bytes(input: &[u8], dec: Decoder) -> Bytes {
+    let (lenient, plus, legacy_u) = (dec.is_lenient(), dec.is_plus_as_space(), dec.is_legacy_u());
+    let mut out = Bytes { bytes: Vec::new(), sources: Vec::new(), error: None };
     let mut i = 0;
     while i < input.len() {
         let b = input[i];
-        let (byte, used) = match b {
-            b'%' => match (input.get(i + 1).and_then(|&h| hex(h)), input.get(i + 2).and_then(|&l| hex(l))) {
-                (Some(h), Some(l)) => (h * 16 + l, 3),
-                _ if lenient => (b'%', 1),
-                _ => {
-                    // Truncated: the input ends before two hex digits could follow, and what
-                    // follows is a hex digit (could have been completed). Else: invalid.
+        // What the bytes from `i` on decode to, and how many input bytes that is.
+        let (decoded, used): (Vec<u8>, usize) = match b {
+            b'%' => {
+                let two = (input.get(i + 1).and_then(|&h| hex(h)), input.get(i + 2).and_then(|&l| hex(l)));
+                let unit = if legacy_u { model_unit(input, i) } else { None };
+                if let (Some(h), Some(l)) = two {
+                    (vec![h * 16 + l], 3)
+                } else if let Some(u) = unit {
+                    let low = model_unit(input, i + 6).filter(|l| (0xDC00..0xE000).contains(l));
+                    let (cp, used) = match (u, low) {
+                        (0xD800..=0xDBFF, Some(low)) => (0x10000 + (u - 0xD800) * 0x400 + (low - 0xDC00), 12),
+                        _ => (u, 6),
+                    };
+                    match char::from_u32(cp) {
+                        Some(c) => (c.to_string().into_bytes(), used),
+                        None if lenient => {
+                            // A lone surrogate: U+FFFD, never kept, never rejected.
+                            for &byte in "\u{FFFD}".as_bytes() {
+                                out.bytes.push(byte);
+                                out.sources.push(i);
+                            }
+                            i += 6;
+                            continue;
+                        }
+                        None => {
+                            out.error = Some((i, DecodeErrorKind::LoneSurrogate));
+                            return out;
+                        }
+                    }
+                } else if lenient {
+                    (vec![b'%'], 1)
+                } else {
+                    // Truncated: the input ends before the escape could be complete, and what
+                    // follows is hex digits (or `u` and hex digits with `%u`). Else: invalid.
                     let after = &input[i + 1..];
-                    let truncated = after.len() < 2 && after.iter().all(|&c| hex(c).is_some());
+                    let all_hex = |s: &[u8]| s.iter().all(|&c| hex(c).is_some());
+                    let truncated = (after.len() < 2 && all_hex(after))
+                        || (legacy_u
+                            && after.first() == Some(&b'u')
+                            && after.len() < 5
+                            && all_hex(&after[1..]));
                     let kind = if truncated {
                         DecodeErrorKind::TruncatedEscape
                     } else {
                         DecodeErrorKind::InvalidEscape
                     };
-                    out.escape_error = Some((i, kind));
+                    out.error = Some((i, kind));
                     return out;
                 }
-            },
-            b'+' if plus => (b' ', 1),
-            other => (other, 1),
+            }
+            b'+' if plus => (vec![b' '], 1),
+            other => {
+                out.bytes.push(other);
+                out.sources.push(i);
+                i += 1;
+                continue;
+            }
         };
-        out.bytes.push(byte);
-        out.sources.push(i);
+        // An escape (or `+`, or a copied `%`, which are never kept nor rejected).
+        let is_escape = b == b'%' && used > 1;
+        let written: &[u8] = if is_escape && decoded.iter().all(|&d| dec.kept_encoded().contains(d)) {
+            &input[i..i + used]
+        } else if let Some(&bad) = decoded.iter().find(|&&d| is_escape && model_rejects(dec, d)) {
+            out.error = Some((i, DecodeErrorKind::Forbidden(bad)));
+            return out;
+        } else {
+            &decoded
+        };
+        for &byte in written {
+            out.bytes.push(byte);
+            out.sources.push(i);
+        }
         i += used;
     }
     out
@@ -89,7 +180,7 @@ pub fn model_bytes(input: &[u8], lenient: bool, plus: bool) -> Bytes {
 /// What decoding `input` with `dec` must give, per `DECODING.md` and the doc comment of
 /// `Decoder` (the left-to-right error rule).
 pub fn expected(dec: Decoder, input: &[u8]) -> Outcome {
-    let m = model_bytes(input, dec.is_lenient(), dec.is_plus_as_space());
+    let m = model_bytes(input, dec);
     let utf8_error = |bytes: &[u8]| -> Option<(usize, bool)> {
         match std::str::from_utf8(bytes) {
             Ok(_) => None,
@@ -97,9 +188,10 @@ pub fn expected(dec: Decoder, input: &[u8]) -> Outcome {
         }
     };
     let err = |offset, kind| Err((offset, kind));
-    if let Some((offset, kind)) = m.escape_error {
+    if let Some((offset, kind)) = m.error {
         if dec.utf8_mode() == Utf8Mode::Strict {
-            // An invalid sequence that is known to be invalid before the bad `%` comes first.
+            // An invalid sequence that is known to be invalid before the bad `%` (or the lone
+            // surrogate, or the rejected byte) comes first.
             if let Some((at, true)) = utf8_error(&m.bytes) {
                 return err(at, DecodeErrorKind::InvalidUtf8);
             }
@@ -248,7 +340,7 @@ pub fn check_all_apis(dec: Decoder, input: &[u8], cuts: &[usize]) -> Outcome {
         assert!(buf[n..].iter().all(|&b| b == 0xA5), "decode_slice wrote past its slice");
         // Too small: BufferTooSmall, naming the input offset of the first byte whose output
         // did not fit. Every size for short outputs, one byte short for long ones.
-        let m = model_bytes(input, dec.is_lenient(), dec.is_plus_as_space());
+        let m = model_bytes(input, dec);
         let rooms: Vec<usize> = if n <= 64 { (0..n).collect() } else { vec![0, n / 2, n - 1] };
         for room in rooms {
             let mut buf = vec![0xA5u8; n + 8];
@@ -278,7 +370,7 @@ pub fn check_all_apis(dec: Decoder, input: &[u8], cuts: &[usize]) -> Outcome {
     let got = outcome(dec.decode_in_place(&mut buf).map(|n| buf[..n].to_vec()));
     match &want {
         Ok(v) if v.len() > input.len() => {
-            let m = model_bytes(input, dec.is_lenient(), dec.is_plus_as_space());
+            let m = model_bytes(input, dec);
             let index = lossy_overflow(&m.bytes, input.len()).expect("output longer than input");
             same(
                 "decode_in_place (lossy growth)",
