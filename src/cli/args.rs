@@ -13,11 +13,8 @@ use pctenc::{Backend, Decoder, Reject, Set};
     echo 'Jürgen & Björk' | pctenc encode --set component\n  \
     echo '/docs/100%/caf%C3%A9 menu' | pctenc encode --set path --keep-escapes\n  \
     pctenc decode --utf8 strict access.log -o decoded.log\n  \
-<<<<<<< HEAD
     pctenc normalize urls.txt -o normalized.txt\n  \
-=======
     pctenc decode --keep-encoded uri-reserved --reject controls,slashes paths.txt\n  \
->>>>>>> decopts
     pctenc sets")]
 pub struct Cli {
     #[command(subcommand)]
