@@ -108,17 +108,26 @@ impl DecodeKernel for Avx2 {
     #[inline(always)]
     unsafe fn non_hex(src: *const u8) -> u64 {
         // SAFETY: 32 readable bytes and AVX2 (caller).
-        unsafe { non_hex(load(src)) }
+        unsafe { !digits(load(src)).1 & 0xFFFF_FFFF }
     }
 
     #[inline(always)]
-    unsafe fn emit_decoded(src: *const u8, _pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+    unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+        // SAFETY: as the caller guarantees; the escapes are valid, so the check passes.
+        let _ = unsafe { Self::emit_checked(src, pct, plus, keep, dst) };
+    }
+
+    #[inline(always)]
+    unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
         // SAFETY: 34 readable bytes at `src`, 32 writable at `dst`, AVX2 (caller); the
         // second half starts where the first ended, at most 16 bytes in.
         unsafe {
+            let (high, high_ok) = digits(load(src.add(1)));
+            let (low, low_ok) = digits(load(src.add(2)));
+            if pct & !(high_ok & low_ok) != 0 {
+                return false;
+            }
             let v = load(src);
-            let high = hex_values(load(src.add(1)));
-            let low = hex_values(load(src.add(2)));
             // The 16-bit shift carries a non-digit lane's garbage into the next lane's low
             // nibble, which the mask clears.
             let byte = _mm256_or_si256(
@@ -137,24 +146,7 @@ impl DecodeKernel for Avx2 {
             let first = compress16(_mm256_castsi256_si128(v), keep & 0xFFFF, dst);
             compress16(_mm256_extracti128_si256(v, 1), keep >> 16, dst.add(first));
         }
-    }
-}
-
-/// The lanes of `v` that are not hex digits.
-///
-/// # Safety
-/// The CPU supports AVX2.
-#[inline(always)]
-unsafe fn non_hex(v: __m256i) -> u64 {
-    // SAFETY: AVX2 (caller).
-    unsafe {
-        // Unsigned `x <= n` as `min(x, n) == x`.
-        let digit = at_most(_mm256_sub_epi8(v, _mm256_set1_epi8(b'0' as i8)), 9);
-        let letter = at_most(
-            _mm256_sub_epi8(_mm256_or_si256(v, _mm256_set1_epi8(0x20)), _mm256_set1_epi8(b'a' as i8)),
-            5,
-        );
-        !(_mm256_movemask_epi8(_mm256_or_si256(digit, letter)) as u32) as u64
+        true
     }
 }
 
@@ -169,18 +161,26 @@ unsafe fn at_most(x: __m256i, n: u8) -> __m256i {
     unsafe { _mm256_cmpeq_epi8(_mm256_min_epu8(x, _mm256_set1_epi8(n as i8)), x) }
 }
 
-/// The value of each hex digit lane of `v` (other lanes: garbage below 25).
+/// The value of each lane of `v` as a hex digit (garbage below 25 where it is not one), and
+/// the lanes that are hex digits.
 ///
 /// # Safety
 /// The CPU supports AVX2.
 #[inline(always)]
-unsafe fn hex_values(v: __m256i) -> __m256i {
+unsafe fn digits(v: __m256i) -> (__m256i, u64) {
     // SAFETY: AVX2 (caller).
     unsafe {
-        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` (above `9`) their low nibble + 9.
-        let letter =
-            _mm256_and_si256(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(b'9' as i8)), _mm256_set1_epi8(9));
-        _mm256_add_epi8(_mm256_and_si256(v, _mm256_set1_epi8(0x0F)), letter)
+        let digit = at_most(_mm256_sub_epi8(v, _mm256_set1_epi8(b'0' as i8)), 9);
+        let letter = at_most(
+            _mm256_sub_epi8(_mm256_or_si256(v, _mm256_set1_epi8(0x20)), _mm256_set1_epi8(b'a' as i8)),
+            5,
+        );
+        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` their low nibble + 9.
+        let values = _mm256_add_epi8(
+            _mm256_and_si256(v, _mm256_set1_epi8(0x0F)),
+            _mm256_and_si256(letter, _mm256_set1_epi8(9)),
+        );
+        (values, _mm256_movemask_epi8(_mm256_or_si256(digit, letter)) as u32 as u64)
     }
 }
 

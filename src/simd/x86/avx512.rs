@@ -210,24 +210,35 @@ impl DecodeKernel for Avx512 {
     }
 }
 
-/// The value of each lane of `v` as a hex digit (garbage below 25 where it is not one), and
-/// the lanes that are hex digits.
+/// The value of every ASCII byte as a hex digit, `0x80` for bytes that are not one: the
+/// 128-entry table `vpermi2b` looks up in two registers.
+static HEX_VALUES: [u8; 128] = {
+    let mut t = [0x80u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        if let Some(value) = crate::hex::value(b as u8) {
+            t[b] = value;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The value of each lane of `v` as a hex digit (`0x80` where it is not one), and the lanes
+/// that are hex digits: one `vpermi2b` over the 128-entry table, bytes `0x80..=0xFF` (whose
+/// low seven bits alias ASCII) excluded by their top bit.
 ///
 /// # Safety
-/// The CPU supports AVX-512 BW.
+/// The CPU supports AVX-512 BW and VBMI.
 #[inline(always)]
 unsafe fn digits(v: __m512i) -> (__m512i, u64) {
-    // SAFETY: AVX-512 BW (caller).
+    // SAFETY: AVX-512 BW and VBMI (caller); the table is 128 bytes.
     unsafe {
-        let digit =
-            _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8(b'0' as i8)), _mm512_set1_epi8(9));
-        let letter = _mm512_cmple_epu8_mask(
-            _mm512_sub_epi8(_mm512_or_si512(v, _mm512_set1_epi8(0x20)), _mm512_set1_epi8(b'a' as i8)),
-            _mm512_set1_epi8(5),
-        );
-        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` their low nibble + 9.
-        let nibble = _mm512_and_si512(v, _mm512_set1_epi8(0x0F));
-        (_mm512_mask_add_epi8(nibble, letter, nibble, _mm512_set1_epi8(9)), digit | letter)
+        let lo = _mm512_loadu_si512(HEX_VALUES.as_ptr().cast());
+        let hi = _mm512_loadu_si512(HEX_VALUES.as_ptr().add(64).cast());
+        let values = _mm512_permutex2var_epi8(lo, v, hi);
+        // Top bit set: not a digit (the table's 0x80), or not ASCII (the input's).
+        (values, !_mm512_movepi8_mask(_mm512_or_si512(values, v)))
     }
 }
 

@@ -153,10 +153,18 @@ impl DecodeKernel for Sse2 {
     }
 
     #[inline(always)]
-    unsafe fn emit_decoded(src: *const u8, _pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+    unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+        // SAFETY: as the caller guarantees; the escapes are valid, so the check passes.
+        let _ = unsafe { Self::emit_checked(src, pct, plus, keep, dst) };
+    }
+
+    #[inline(always)]
+    unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
         // SAFETY: 18 readable bytes at `src`, 16 writable at `dst` (caller).
         unsafe {
-            let v = decoded16(src, plus);
+            let Some(v) = decoded16(src, pct, plus) else {
+                return false;
+            };
             // No byte shuffle: pack each half in a general register, dropping the digit
             // lanes from the highest down, and store it where the previous one ended.
             let lo = _mm_cvtsi128_si64(v) as u64;
@@ -166,6 +174,7 @@ impl DecodeKernel for Sse2 {
             let first = 8 - (removed & 0xFF).count_ones() as usize;
             dst.add(first).cast::<u64>().write_unaligned(drop_lanes(hi, removed >> 8));
         }
+        true
     }
 }
 
@@ -208,13 +217,7 @@ pub(super) unsafe fn specials16(v: __m128i, plus: bool) -> (u64, u64) {
 #[inline(always)]
 pub(super) unsafe fn non_hex16(v: __m128i) -> u64 {
     // SAFETY: SSE2 is part of x86-64.
-    unsafe {
-        // Unsigned `x <= n` as `min(x, n) == x`.
-        let digit = at_most(_mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8)), 9);
-        let letter =
-            at_most(_mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8(b'a' as i8)), 5);
-        !(_mm_movemask_epi8(_mm_or_si128(digit, letter)) as u32 as u64) & 0xFFFF
-    }
+    !unsafe { digits16(v) }.1 & 0xFFFF
 }
 
 /// All ones in the lanes where `x <= n` (unsigned), as `min(x, n) == x`.
@@ -227,32 +230,40 @@ unsafe fn at_most(x: __m128i, n: u8) -> __m128i {
     unsafe { _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(n as i8)), x) }
 }
 
-/// The value of each hex digit lane of `v` (other lanes: garbage below 25).
+/// The value of each lane of `v` as a hex digit (garbage below 25 where it is not one), and
+/// the lanes that are hex digits.
 ///
 /// # Safety
 /// As for [`specials16`].
 #[inline(always)]
-unsafe fn hex_values16(v: __m128i) -> __m128i {
+unsafe fn digits16(v: __m128i) -> (__m128i, u64) {
     // SAFETY: SSE2 is part of x86-64.
     unsafe {
-        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` (above `9`) their low nibble + 9.
-        let letter = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(b'9' as i8)), _mm_set1_epi8(9));
-        _mm_add_epi8(_mm_and_si128(v, _mm_set1_epi8(0x0F)), letter)
+        let digit = at_most(_mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8)), 9);
+        let letter =
+            at_most(_mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8(b'a' as i8)), 5);
+        // `0`-`9` are their low nibble; `A`-`F` and `a`-`f` their low nibble + 9.
+        let values =
+            _mm_add_epi8(_mm_and_si128(v, _mm_set1_epi8(0x0F)), _mm_and_si128(letter, _mm_set1_epi8(9)));
+        (values, _mm_movemask_epi8(_mm_or_si128(digit, letter)) as u32 as u64)
     }
 }
 
-/// The 16 bytes at `src` with each `%` lane replaced by the byte its escape stands for
-/// (valid escapes assumed) and, when `plus`, each `+` by a space.
+/// The 16 bytes at `src` with each `%` lane replaced by the byte its escape stands for and,
+/// when `plus`, each `+` by a space; `None` if a lane of `pct` does not start a valid escape.
 ///
 /// # Safety
 /// As for [`specials16`], and `src` is valid for reading 18 bytes.
 #[inline(always)]
-pub(super) unsafe fn decoded16(src: *const u8, plus: bool) -> __m128i {
+pub(super) unsafe fn decoded16(src: *const u8, pct: u64, plus: bool) -> Option<__m128i> {
     // SAFETY: 18 readable bytes (caller); SSE2 is part of x86-64.
     unsafe {
+        let (high, high_ok) = digits16(_mm_loadu_si128(src.add(1).cast()));
+        let (low, low_ok) = digits16(_mm_loadu_si128(src.add(2).cast()));
+        if pct & !(high_ok & low_ok) != 0 {
+            return None;
+        }
         let v = _mm_loadu_si128(src.cast());
-        let high = hex_values16(_mm_loadu_si128(src.add(1).cast()));
-        let low = hex_values16(_mm_loadu_si128(src.add(2).cast()));
         // A 16-bit shift: the garbage of a non-digit lane carries into the next lane's low
         // nibble, which the mask clears.
         let byte = _mm_or_si128(_mm_and_si128(_mm_slli_epi16(high, 4), _mm_set1_epi8(0xF0u8 as i8)), low);
@@ -264,7 +275,7 @@ pub(super) unsafe fn decoded16(src: *const u8, plus: bool) -> __m128i {
         } else {
             v
         };
-        _mm_or_si128(_mm_and_si128(pct, byte), _mm_andnot_si128(pct, v))
+        Some(_mm_or_si128(_mm_and_si128(pct, byte), _mm_andnot_si128(pct, v)))
     }
 }
 
