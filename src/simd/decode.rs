@@ -21,6 +21,10 @@ use crate::decode::scalar::{self, Rules, Step};
 /// As for [`Kernel`]: the caller of every method knows that the CPU supports the kernel's
 /// instruction set.
 pub(crate) trait DecodeKernel: Kernel {
+    /// How much output the scalar decoder writes when a block is handed to it, before the
+    /// vector loop resumes (a kernel that hands over dense blocks wants more).
+    const HANDOVER: usize = Self::BYTES;
+
     /// The lanes of the block at `src` that hold `%`, and those that hold `+` (0 unless
     /// `plus`).
     ///
@@ -129,11 +133,13 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
         // SAFETY: `BYTES + 2` readable bytes, `room` writable bytes.
         let decoded = unsafe { K::emit_checked(src, pct, rules.plus, keep, out.as_mut_ptr().add(written)) };
         if !decoded || (rules.reject != 0 && rejects(&input[read..read + K::BYTES + 2], pct, rules.reject)) {
-            // A malformed `%` or a rejected byte: the scalar decoder copies it (lenient) or
-            // names the error, and goes on for at most one block's worth of output.
+            // A malformed `%` or a rejected byte (or a block the kernel leaves to scalar code):
+            // the scalar decoder copies it (lenient) or names the error, and goes on for at
+            // most `HANDOVER` bytes of output.
             read += skip.trailing_ones() as usize;
             skip = 0;
-            let step = scalar::decode(&input[read..], &mut out[written..written + K::BYTES], rules, last)
+            let window = K::HANDOVER.min(out.len() - written);
+            let step = scalar::decode(&input[read..], &mut out[written..written + window], rules, last)
                 .map_err(|e| e.shifted(read))?;
             read += step.read;
             written += step.written;

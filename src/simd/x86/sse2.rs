@@ -140,6 +140,10 @@ impl Kernel for Sse2 {
 }
 
 impl DecodeKernel for Sse2 {
+    /// Blocks dense with escapes go to the scalar decoder (packing without a byte shuffle
+    /// costs more than it saves), a few hundred bytes at a time.
+    const HANDOVER: usize = 256;
+
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
         // SAFETY: 16 readable bytes (caller); SSE2 is part of x86-64.
@@ -160,6 +164,9 @@ impl DecodeKernel for Sse2 {
 
     #[inline(always)]
     unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
+        if pct.count_ones() > 2 {
+            return false; // dense: the scalar decoder is faster (see `HANDOVER`)
+        }
         // SAFETY: 18 readable bytes at `src`, 16 writable at `dst` (caller).
         unsafe {
             let Some(v) = decoded16(src, pct, plus) else {
