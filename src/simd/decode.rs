@@ -57,6 +57,18 @@ pub(crate) trait DecodeKernel: Kernel {
     /// As for `bad_digits`, and `dst` is valid for writing `BYTES + SLACK` bytes.
     unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8);
 
+    /// The three masks validation needs for the block at `src`: the lanes in the set `p` was
+    /// prepared for (as [`Kernel::classify`]), the `%` lanes, and the non-hex lanes. Kernels
+    /// that can get all three from one lookup override it.
+    ///
+    /// # Safety
+    /// As for `specials`.
+    #[inline(always)]
+    unsafe fn scan(p: &Self::Prepared, src: *const u8) -> (u64, u64, u64) {
+        // SAFETY: as the caller guarantees.
+        unsafe { (Self::classify(p, src).0, Self::specials(src, false).0, Self::non_hex(src)) }
+    }
+
     /// [`emit_decoded`](DecodeKernel::emit_decoded) if every `%` lane starts a valid
     /// escape, and `true`; else `false`, with `dst` written or not. Kernels that can share
     /// the work of the check and the decoding override it.

@@ -201,16 +201,8 @@ pub(crate) unsafe fn valid_prefix<K: DecodeKernel>(input: &[u8], set: &Set) -> u
     while at + 2 * K::BYTES <= input.len() {
         // SAFETY: `at + 2 * BYTES <= input.len()`.
         // (No closures here: they would not inherit the caller's target features.)
-        let (bad0, pct0, not_hex0, bad1, pct1, not_hex1) = unsafe {
-            let (s0, s1) = (input.as_ptr().add(at), input.as_ptr().add(at + K::BYTES));
-            (
-                K::classify(&raw, s0).0,
-                K::specials(s0, false).0,
-                K::non_hex(s0),
-                K::classify(&raw, s1).0,
-                K::specials(s1, false).0,
-                K::non_hex(s1),
-            )
+        let ((bad0, pct0, not_hex0), (bad1, pct1, not_hex1)) = unsafe {
+            (K::scan(&raw, input.as_ptr().add(at)), K::scan(&raw, input.as_ptr().add(at + K::BYTES)))
         };
         let digits0 = ((pct0 << 1) | (pct0 << 2) | carry) & lanes;
         let tail0 = pct0 >> (K::BYTES - 2) & 0b11;
@@ -224,10 +216,7 @@ pub(crate) unsafe fn valid_prefix<K: DecodeKernel>(input: &[u8], set: &Set) -> u
     }
     while at + K::BYTES <= input.len() {
         // SAFETY: `at + BYTES <= input.len()`.
-        let (bad, (pct, _), not_hex) = unsafe {
-            let src = input.as_ptr().add(at);
-            (K::classify(&raw, src).0, K::specials(src, false), K::non_hex(src))
-        };
+        let (bad, pct, not_hex) = unsafe { K::scan(&raw, input.as_ptr().add(at)) };
         let digits = ((pct << 1) | (pct << 2) | carry) & lanes;
         if (bad & !digits) | (digits & not_hex) != 0 {
             break;

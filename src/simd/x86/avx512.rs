@@ -55,12 +55,38 @@ static LAYOUT: Layout = {
 pub(crate) struct Prepared {
     lo: __m512i,
     hi: __m512i,
+    /// For validation: the class bits of each ASCII byte (see [`CLASSES`]), in two halves
+    /// for `vpermi2b`.
+    classes: [__m512i; 2],
     digits: __m512i,
     high: u64,
     plus: bool,
 }
 
 pub(crate) struct Avx512;
+
+/// Class bits of an ASCII byte for validation: in the prepared set, not a hex digit, `%`.
+const IN_SET: u8 = 1;
+const NOT_HEX: u8 = 2;
+const PERCENT: u8 = 4;
+
+/// The set-independent classes of the 128 ASCII bytes, in two 64-byte halves.
+static CLASSES: [[u8; 64]; 2] = {
+    let mut t = [[0u8; 64]; 2];
+    let mut b = 0;
+    while b < 128 {
+        let mut c = 0;
+        if crate::hex::value(b as u8).is_none() {
+            c |= NOT_HEX;
+        }
+        if b == b'%' as usize {
+            c |= PERCENT;
+        }
+        t[b / 64][b % 64] = c;
+        b += 1;
+    }
+    t
+};
 
 #[inline(always)]
 unsafe fn broadcast(row: &[u8; 16]) -> __m512i {
@@ -91,9 +117,18 @@ impl Kernel for Avx512 {
         let t = Nibbles::new(set);
         // SAFETY: AVX-512 is available (caller).
         unsafe {
+            // The set's bits as 0/1 bytes (`vmovdqu8` with a zeroing mask), merged with the
+            // set-independent classes.
+            let bits = set.ascii_bits();
+            let one = _mm512_set1_epi8(IN_SET as i8);
+            let classes = [
+                _mm512_or_si512(_mm512_maskz_mov_epi8(bits as u64, one), load64(&CLASSES[0])),
+                _mm512_or_si512(_mm512_maskz_mov_epi8((bits >> 64) as u64, one), load64(&CLASSES[1])),
+            ];
             Prepared {
                 lo: broadcast(&t.lo),
                 hi: broadcast(&t.hi),
+                classes,
                 digits: broadcast(digits),
                 high: if set.contains(0x80) { u64::MAX } else { 0 },
                 plus: set.space_as_plus(),
@@ -165,6 +200,22 @@ impl DecodeKernel for Avx512 {
             let v = _mm512_loadu_si512(src.cast());
             let pct = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));
             (pct, if plus { _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8)) } else { 0 })
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn scan(p: &Prepared, src: *const u8) -> (u64, u64, u64) {
+        // SAFETY: 64 readable bytes, AVX-512 BW and VBMI (caller).
+        unsafe {
+            let v = _mm512_loadu_si512(src.cast());
+            // One lookup for all three classes of ASCII bytes; the others are in the set
+            // unless it is an IRI set, and never `%` or hex digits.
+            let c = _mm512_permutex2var_epi8(p.classes[0], v, p.classes[1]);
+            let high = _mm512_movepi8_mask(v);
+            let in_set = _mm512_test_epi8_mask(c, _mm512_set1_epi8(IN_SET as i8)) & !high;
+            let percent = _mm512_test_epi8_mask(c, _mm512_set1_epi8(PERCENT as i8)) & !high;
+            let not_hex = _mm512_test_epi8_mask(c, _mm512_set1_epi8(NOT_HEX as i8));
+            (in_set | (high & p.high), percent, not_hex | high)
         }
     }
 
