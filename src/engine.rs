@@ -258,6 +258,6 @@ impl Engine {
 
     /// [`decode_in_place`](crate::decode_in_place) on this engine.
     pub fn decode_in_place(&self, buf: &mut [u8]) -> Result<usize, DecodeError> {
-        Decoder::new().engine(*self).decode_in_place(buf)
+        crate::Decoder::new().engine(*self).decode_in_place(buf)
     }
 }
