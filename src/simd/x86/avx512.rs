@@ -58,6 +58,9 @@ pub(crate) struct Prepared {
     /// For validation: the class bits of each ASCII byte (see [`CLASSES`]), in two halves
     /// for `vpermi2b`.
     classes: [__m512i; 2],
+    /// The class of every byte `0x80..=0xFF`: not a hex digit, and in the set unless it is
+    /// an IRI set.
+    high_class: __m512i,
     digits: __m512i,
     high: u64,
     plus: bool,
@@ -129,6 +132,7 @@ impl Kernel for Avx512 {
                 lo: broadcast(&t.lo),
                 hi: broadcast(&t.hi),
                 classes,
+                high_class: _mm512_set1_epi8((NOT_HEX | if set.contains(0x80) { IN_SET } else { 0 }) as i8),
                 digits: broadcast(digits),
                 high: if set.contains(0x80) { u64::MAX } else { 0 },
                 plus: set.space_as_plus(),
@@ -208,14 +212,15 @@ impl DecodeKernel for Avx512 {
         // SAFETY: 64 readable bytes, AVX-512 BW and VBMI (caller).
         unsafe {
             let v = _mm512_loadu_si512(src.cast());
-            // One lookup for all three classes of ASCII bytes; the others are in the set
-            // unless it is an IRI set, and never `%` or hex digits.
+            // One lookup for all three classes of ASCII bytes; the others (whose low seven
+            // bits alias ASCII) take the class of every byte `0x80..=0xFF` instead.
             let c = _mm512_permutex2var_epi8(p.classes[0], v, p.classes[1]);
-            let high = _mm512_movepi8_mask(v);
-            let in_set = _mm512_test_epi8_mask(c, _mm512_set1_epi8(IN_SET as i8)) & !high;
-            let percent = _mm512_test_epi8_mask(c, _mm512_set1_epi8(PERCENT as i8)) & !high;
-            let not_hex = _mm512_test_epi8_mask(c, _mm512_set1_epi8(NOT_HEX as i8));
-            (in_set | (high & p.high), percent, not_hex | high)
+            let c = _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), c, p.high_class);
+            (
+                _mm512_test_epi8_mask(c, _mm512_set1_epi8(IN_SET as i8)),
+                _mm512_test_epi8_mask(c, _mm512_set1_epi8(PERCENT as i8)),
+                _mm512_test_epi8_mask(c, _mm512_set1_epi8(NOT_HEX as i8)),
+            )
         }
     }
 
