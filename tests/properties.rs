@@ -11,7 +11,8 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use common::{
-    all_decoders, cases, check, check_all_apis, expected, option_decoders, outcome, set_from_bits, stream,
+    all_decoders, any_set, cases, check, check_all_apis, expected, option_decoders, outcome, set_from_bits,
+    stream,
 };
 use pctenc::{Decoder, Encoder, Reject, Set, Utf8Mode, sets};
 use percent_encoding::AsciiSet;
@@ -27,18 +28,6 @@ fn config(default: u32) -> ProptestConfig {
 
 // ---------------------------------------------------------------------------------------
 // Strategies
-
-/// A set: one of the predefined ones, or a random one, possibly with `+` and IRI rules.
-fn any_set() -> impl Strategy<Value = Set> {
-    let named = select(sets::NAMED.iter().map(|n| n.set).collect::<Vec<_>>());
-    let custom = (any::<u128>(), any::<bool>(), any::<bool>())
-        .prop_map(|(bits, plus, iri)| set_from_bits(bits).with_space_as_plus(plus).with_iri(iri));
-    prop_oneof![
-        3 => named.clone(),
-        1 => (named, any::<bool>()).prop_map(|(s, iri)| s.with_iri(iri)),
-        2 => custom,
-    ]
-}
 
 /// A set whose encoding a decoder undoes: it escapes `%`, and `+` when a space becomes `+`.
 fn round_trip_set() -> impl Strategy<Value = Set> {

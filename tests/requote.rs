@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 mod common;
-use common::{cases, set_from_bits, show};
+use common::{any_set, cases, show};
 
 fn valid_escape(input: &[u8], i: usize) -> bool {
     matches!(input.get(i..i + 3), Some(&[b'%', hi, lo]) if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit())
@@ -170,18 +170,6 @@ fn off_by_default() {
     assert_eq!(enc.encode("%41 %"), "%2541%20%25");
     assert_eq!(enc.keep_escapes(true).keep_escapes(false), enc);
     assert_eq!(Encoder::new(sets::FORM).encode("a+b"), "a%2Bb");
-}
-
-/// A set: one of the predefined ones, or a random one, possibly with `+` and IRI rules.
-fn any_set() -> impl Strategy<Value = Set> {
-    let named = select(sets::NAMED.iter().map(|n| n.set).collect::<Vec<_>>());
-    let custom = (any::<u128>(), any::<bool>(), any::<bool>())
-        .prop_map(|(bits, plus, iri)| set_from_bits(bits).with_space_as_plus(plus).with_iri(iri));
-    prop_oneof![
-        3 => named.clone(),
-        1 => (named, any::<bool>()).prop_map(|(s, iri)| s.with_iri(iri)),
-        2 => custom,
-    ]
 }
 
 /// Half-encoded input: escapes, stray `%`s, hex digits, `+`, spaces, text and broken UTF-8.

@@ -38,24 +38,15 @@ pub(crate) trait DecodeKernel: Kernel {
     /// As for `specials`.
     unsafe fn non_hex(src: *const u8) -> u64;
 
-    /// The lanes `i` of the block at `src` where `src[i + 1]` or `src[i + 2]` is not a hex
-    /// digit.
+    /// Decodes the block at `src` if every `%` lane (`pct`) starts a valid escape, and
+    /// returns `true`: each `%` lane becomes the byte `src[i + 1..i + 3]` stands for, each
+    /// `+` a space when `plus`, and the lanes in `keep` are written to `dst` in order.
+    /// Otherwise returns `false`, with `dst` written or not.
     ///
     /// # Safety
-    /// As for `specials`, and `src` is valid for reading `BYTES + 2` bytes.
-    #[inline(always)]
-    unsafe fn bad_digits(src: *const u8) -> u64 {
-        // SAFETY: `BYTES + 2` readable bytes (caller).
-        unsafe { Self::non_hex(src.add(1)) | Self::non_hex(src.add(2)) }
-    }
-
-    /// Decodes the block at `src`, whose `%` lanes (`pct`) all start valid escapes: each
-    /// `%` lane becomes the byte `src[i + 1..i + 3]` stands for, each `+` a space when
-    /// `plus`, and the lanes in `keep` are written to `dst` in order.
-    ///
-    /// # Safety
-    /// As for `bad_digits`, and `dst` is valid for writing `BYTES + SLACK` bytes.
-    unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8);
+    /// As for `specials`; `src` is valid for reading `BYTES + 2` bytes and `dst` for writing
+    /// `BYTES + SLACK` bytes.
+    unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool;
 
     /// The three masks validation needs for the block at `src`: the lanes in the set `p` was
     /// prepared for (as [`Kernel::classify`]), the `%` lanes, and the non-hex lanes. Kernels
@@ -67,24 +58,6 @@ pub(crate) trait DecodeKernel: Kernel {
     unsafe fn scan(p: &Self::Prepared, src: *const u8) -> (u64, u64, u64) {
         // SAFETY: as the caller guarantees.
         unsafe { (Self::classify(p, src).0, Self::specials(src, false).0, Self::non_hex(src)) }
-    }
-
-    /// [`emit_decoded`](DecodeKernel::emit_decoded) if every `%` lane starts a valid
-    /// escape, and `true`; else `false`, with `dst` written or not. Kernels that can share
-    /// the work of the check and the decoding override it.
-    ///
-    /// # Safety
-    /// As for `emit_decoded`.
-    #[inline(always)]
-    unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
-        // SAFETY: as the caller guarantees for `emit_decoded`.
-        unsafe {
-            if pct != 0 && Self::bad_digits(src) & pct != 0 {
-                return false;
-            }
-            Self::emit_decoded(src, pct, plus, keep, dst);
-        }
-        true
     }
 }
 

@@ -423,3 +423,19 @@ pub fn engines() -> Vec<Engine> {
     assert_eq!(Backend::detect(), best, "detect() must pick the widest available backend");
     available.into_iter().filter(|&b| b != Backend::Scalar).map(|b| Engine::new(b).unwrap()).collect()
 }
+
+/// A set: one of the predefined ones, or a random one, possibly with `+` and IRI rules.
+pub fn any_set() -> impl proptest::strategy::Strategy<Value = Set> {
+    use pctenc::sets;
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    let named = select(sets::NAMED.iter().map(|n| n.set).collect::<Vec<_>>());
+    let custom = (any::<u128>(), any::<bool>(), any::<bool>())
+        .prop_map(|(bits, plus, iri)| set_from_bits(bits).with_space_as_plus(plus).with_iri(iri));
+    prop_oneof![
+        3 => named.clone(),
+        1 => (named, any::<bool>()).prop_map(|(s, iri)| s.with_iri(iri)),
+        2 => custom,
+    ]
+}

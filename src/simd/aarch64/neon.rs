@@ -140,13 +140,12 @@ impl DecodeKernel for Neon {
     }
 
     #[inline(always)]
-    unsafe fn bad_digits(src: *const u8) -> u64 {
-        // SAFETY: 18 readable bytes and NEON (caller); one mask extraction for both.
-        unsafe { movemask(vorrq_u8(non_hex(vld1q_u8(src.add(1))), non_hex(vld1q_u8(src.add(2))))) }
-    }
-
-    #[inline(always)]
-    unsafe fn emit_decoded(src: *const u8, _pct: u64, plus: bool, keep: u64, dst: *mut u8) {
+    unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
+        // SAFETY: 18 readable bytes and NEON (caller); one mask extraction for both digits.
+        let bad = unsafe { movemask(vorrq_u8(non_hex(vld1q_u8(src.add(1))), non_hex(vld1q_u8(src.add(2))))) };
+        if pct & bad != 0 {
+            return false;
+        }
         let (lo, hi) = ((keep & 0xFF) as usize, (keep >> 8 & 0xFF) as usize);
         // SAFETY: 18 readable bytes at `src`, 16 writable at `dst`, NEON (caller); the second
         // store starts at most 8 bytes in.
@@ -164,6 +163,7 @@ impl DecodeKernel for Neon {
             vst1_u8(dst, vget_low_u8(packed));
             vst1_u8(dst.add(usize::from(KEPT8[lo])), vget_high_u8(packed));
         }
+        true
     }
 }
 

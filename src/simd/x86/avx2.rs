@@ -112,12 +112,6 @@ impl DecodeKernel for Avx2 {
     }
 
     #[inline(always)]
-    unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) {
-        // SAFETY: as the caller guarantees; the escapes are valid, so the check passes.
-        let _ = unsafe { Self::emit_checked(src, pct, plus, keep, dst) };
-    }
-
-    #[inline(always)]
     unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
         // SAFETY: 34 readable bytes at `src`, 32 writable at `dst`, AVX2 (caller); the
         // second half starts where the first ended, at most 16 bytes in.

@@ -231,12 +231,6 @@ impl DecodeKernel for Avx512 {
     }
 
     #[inline(always)]
-    unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) {
-        // SAFETY: as the caller guarantees; the escapes are valid, so the check passes.
-        let _ = unsafe { Self::emit_checked(src, pct, plus, keep, dst) };
-    }
-
-    #[inline(always)]
     unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
         // SAFETY: 66 readable bytes at `src`, 64 writable at `dst`, AVX-512 BW and VBMI2
         // (caller).

@@ -157,12 +157,6 @@ impl DecodeKernel for Sse2 {
     }
 
     #[inline(always)]
-    unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) {
-        // SAFETY: as the caller guarantees; the escapes are valid, so the check passes.
-        let _ = unsafe { Self::emit_checked(src, pct, plus, keep, dst) };
-    }
-
-    #[inline(always)]
     unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
         if pct.count_ones() > 2 {
             return false; // dense: the scalar decoder is faster (see `HANDOVER`)

@@ -81,12 +81,6 @@ impl DecodeKernel for Ssse3 {
     }
 
     #[inline(always)]
-    unsafe fn emit_decoded(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) {
-        // SAFETY: as the caller guarantees; the escapes are valid, so the check passes.
-        let _ = unsafe { Self::emit_checked(src, pct, plus, keep, dst) };
-    }
-
-    #[inline(always)]
     unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
         // SAFETY: 18 readable bytes at `src`, 16 writable at `dst`, SSSE3 (caller).
         unsafe {
