@@ -99,6 +99,8 @@ mod error;
 pub mod form;
 mod hex;
 mod normalize;
+#[cfg(feature = "rayon")]
+mod par;
 mod set;
 pub mod sets;
 mod simd;
@@ -121,6 +123,8 @@ pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};
 #[cfg(feature = "alloc")]
 pub use normalize::normalize;
 pub use normalize::{normalize_in_place, normalize_slice};
+#[cfg(feature = "rayon")]
+pub use par::PAR_THRESHOLD;
 pub use set::Set;
 pub use validate::{ValidationError, ValidationErrorKind};
 

@@ -3,7 +3,7 @@
 pub(crate) mod scalar;
 #[cfg(feature = "alloc")]
 mod stream;
-mod utf8;
+pub(crate) mod utf8;
 
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String, vec::Vec};
@@ -622,6 +622,54 @@ impl Decoder {
             out.truncate(start);
         }
         result
+    }
+
+    /// Decodes `input`, appending to `out`, using every thread of the rayon pool when
+    /// `input` is large (at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD) bytes; below that
+    /// it is [`decode_vec`](Decoder::decode_vec)). The result, output or error, is exactly
+    /// `decode_vec`'s, whatever the number of threads; the output is allocated once, and
+    /// each thread writes its own part of it.
+    ///
+    /// The parallel pass is for input that decodes cleanly. Input with an error, or with
+    /// bytes that [`Utf8Mode::Lossy`] replaces, is then decoded again serially, for the
+    /// exact error or replacement. `%u` escapes ([`legacy_u`](Decoder::legacy_u)) and kept
+    /// escapes ([`keep_encoded`](Decoder::keep_encoded)) decode serially.
+    ///
+    /// Runs on the current rayon pool: `rayon::ThreadPool::install` chooses another.
+    ///
+    /// ```
+    /// let query = "q=caf%C3%A9+au+lait&lang=fr&".repeat(20_000);
+    /// let mut out = Vec::new();
+    /// pctenc::Decoder::FORM.par_decode_vec(&query, &mut out).unwrap();
+    /// assert!(out.starts_with("q=café au lait&".as_bytes()));
+    ///
+    /// let broken = format!("{query}%G0");
+    /// let err = pctenc::Decoder::new().par_decode_vec(&broken, &mut out).unwrap_err();
+    /// assert_eq!(err.offset(), query.len());
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn par_decode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        let input = input.as_ref();
+        if input.len() < crate::PAR_THRESHOLD || !crate::par::splits(self) {
+            self.decode_vec(input, out)
+        } else {
+            crate::par::decode_vec(self, input, out, crate::par::CHUNK)
+        }
+    }
+
+    /// The decoding of `input`, on every thread of the rayon pool when `input` is large:
+    /// [`par_decode_vec`](Decoder::par_decode_vec).
+    ///
+    /// ```
+    /// let path = "/files/r%C3%A9sum%C3%A9.pdf\n".repeat(20_000);
+    /// let decoded = pctenc::Decoder::URI_COMPONENT.par_decode(&path).unwrap();
+    /// assert_eq!(decoded, pctenc::Decoder::URI_COMPONENT.decode(&path).unwrap());
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn par_decode(&self, input: impl AsRef<[u8]>) -> Result<Vec<u8>, DecodeError> {
+        let mut out = Vec::new();
+        self.par_decode_vec(input, &mut out)?;
+        Ok(out)
     }
 
     /// Decodes `input` into the start of `out` and returns the number of bytes written.

@@ -513,3 +513,10 @@ mod tests {
         }
     }
 }
+
+/// How many `%` in `input[from..]` start a valid escape (are followed by two hex digits
+/// within `input`).
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+pub(crate) fn count_valid_escapes(input: &[u8], from: usize) -> usize {
+    memchr::memchr_iter(b'%', &input[from..]).filter(|&i| escape_at(input, from + i).is_some()).count()
+}

@@ -346,6 +346,51 @@ impl Encoder {
         debug_assert_eq!(written, Some(len - start));
     }
 
+    /// Appends the encoding of `input` to `out`, using every thread of the rayon pool
+    /// when `input` is large (at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD) bytes; below
+    /// that it is [`encode_vec`](Encoder::encode_vec)). The output is exactly
+    /// `encode_vec`'s, whatever the number of threads; it is allocated once, and each
+    /// thread writes its own part of it.
+    ///
+    /// Runs on the current rayon pool: `rayon::ThreadPool::install` chooses another.
+    ///
+    /// # Panics
+    ///
+    /// Only where any `Vec` growth panics: when the output's length overflows `usize`.
+    ///
+    /// ```
+    /// let log = "GET /search?q=caf\u{e9} HTTP/1.1\n".repeat(50_000);
+    /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
+    /// let mut out = Vec::new();
+    /// enc.par_encode_vec(&log, &mut out);
+    /// assert_eq!(out, enc.encode(&log).as_bytes());
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn par_encode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) {
+        let input = input.as_ref();
+        if input.len() < crate::PAR_THRESHOLD {
+            self.encode_vec(input, out);
+        } else {
+            crate::par::encode_vec(self, input, out, crate::par::CHUNK);
+        }
+    }
+
+    /// The encoding of `input` as a `String`, on every thread of the rayon pool when `input`
+    /// is large: [`par_encode_vec`](Encoder::par_encode_vec).
+    ///
+    /// ```
+    /// let text = "Jürgen & Björk ".repeat(100_000);
+    /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
+    /// assert_eq!(enc.par_encode(&text), enc.encode(&text));
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn par_encode(&self, input: impl AsRef<[u8]>) -> String {
+        let mut out = String::new();
+        // SAFETY: as in `encode_string`, `par_encode_vec` appends only valid UTF-8.
+        self.par_encode_vec(input, unsafe { out.as_mut_vec() });
+        out
+    }
+
     /// Encodes UTF-16 text (a JavaScript or Windows string) as its UTF-8 bytes, failing on a
     /// lone surrogate exactly where `encodeURIComponent` throws `URIError`.
     ///

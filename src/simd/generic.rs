@@ -234,8 +234,33 @@ pub(crate) unsafe fn valid_prefix<K: DecodeKernel>(input: &[u8], set: &Set) -> u
     }
 }
 
-/// The two `#[target_feature]` entry points of a kernel: `count_escapes` and `encode`, which
-/// run the generic algorithm compiled for the kernel's instruction set.
+/// How many `%` in `input` start a valid escape (are followed by two hex digits): with the
+/// input's length, the exact length of its decoding (`len - 2 * count`) for the parallel
+/// decoder's output layout.
+///
+/// # Safety
+/// The CPU supports `K`'s instruction set.
+#[inline(always)]
+pub(crate) unsafe fn count_valid_escapes<K: DecodeKernel>(input: &[u8]) -> usize {
+    let lanes = if K::BYTES == 64 { u64::MAX } else { (1u64 << K::BYTES) - 1 };
+    let mut count = 0;
+    let mut at = 0;
+    // The digits of each lane's escape come from two more loads, one and two bytes on.
+    while at + K::BYTES + 2 <= input.len() {
+        // SAFETY: `at + BYTES + 2 <= input.len()`, so all three loads are in bounds.
+        let valid = unsafe {
+            let src = input.as_ptr().add(at);
+            K::specials(src, false).0 & !K::non_hex(src.add(1)) & !K::non_hex(src.add(2))
+        };
+        count += (valid & lanes).count_ones() as usize;
+        at += K::BYTES;
+    }
+    count + crate::decode::scalar::count_valid_escapes(input, at)
+}
+
+/// The `#[target_feature]` entry points of a kernel (`count_escapes`, `encode`,
+/// `valid_prefix`, `count_valid_escapes`), which run the generic algorithms compiled for the
+/// kernel's instruction set.
 macro_rules! entry_points {
     ($kernel:ty, $features:literal) => {
         /// How many bytes of `input` are written as `%HH`.
@@ -271,6 +296,16 @@ macro_rules! entry_points {
         pub(crate) unsafe fn valid_prefix(input: &[u8], set: &$crate::Set) -> usize {
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::valid_prefix::<$kernel>(input, set) }
+        }
+
+        /// How many `%` in `input` start a valid escape.
+        ///
+        /// # Safety
+        /// The CPU supports every feature this function enables.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn count_valid_escapes(input: &[u8]) -> usize {
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::count_valid_escapes::<$kernel>(input) }
         }
     };
 }

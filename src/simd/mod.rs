@@ -79,6 +79,13 @@ pub(crate) fn valid_prefix(engine: Engine, input: &[u8], set: &Set) -> usize {
     })
 }
 
+/// How many `%` in `input` start a valid escape, on `engine`'s backend.
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+#[inline]
+pub(crate) fn count_valid_escapes(engine: Engine, input: &[u8]) -> usize {
+    dispatch!(engine, count_valid_escapes(input), scalar_decode::count_valid_escapes(input, 0))
+}
+
 /// Decodes `input` into `out` on `engine`'s backend: exactly [`scalar_decode::decode`]'s
 /// result, step and error.
 #[inline]

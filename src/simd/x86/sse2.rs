@@ -320,6 +320,14 @@ pub(crate) unsafe fn valid_prefix(input: &[u8], set: &Set) -> usize {
 /// # Safety
 /// As for [`count_escapes`].
 #[target_feature(enable = "sse2")]
+pub(crate) unsafe fn count_valid_escapes(input: &[u8]) -> usize {
+    // SAFETY: SSE2 is available.
+    unsafe { generic::count_valid_escapes::<Sse2>(input) }
+}
+
+/// # Safety
+/// As for [`count_escapes`].
+#[target_feature(enable = "sse2")]
 pub(crate) unsafe fn decode(
     input: &[u8],
     out: &mut [u8],

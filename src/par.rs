@@ -1,0 +1,379 @@
+//! Parallel encoding and decoding of large inputs on the rayon pool (feature `rayon`).
+//!
+//! The input is cut into chunks at borders where a serial pass would be at a token boundary,
+//! so every chunk encodes (decodes) to exactly the part of the serial output it stands for.
+//! A first parallel pass counts each chunk's output length; their prefix sums give each
+//! chunk its own disjoint slot of one allocation, which a second parallel pass fills. The
+//! output is the serial output byte for byte, whatever the number of threads.
+
+use alloc::vec::Vec;
+use core::mem::MaybeUninit;
+
+use rayon::prelude::*;
+
+use crate::decode::scalar::Step;
+use crate::{DecodeError, Decoder, Encoder, Utf8Mode, simd};
+
+/// Inputs shorter than this are encoded and decoded serially: below it, waking the pool
+/// costs more than the second core saves (measured; see `docs/BENCHMARKS.md`).
+pub const PAR_THRESHOLD: usize = 256 * 1024;
+
+/// Input bytes per chunk: large enough that a task's bookkeeping is noise, small enough that
+/// a chunk's output slot stays in the core's L2 cache between zeroing and writing it, and
+/// that the pool can balance the load.
+pub(crate) const CHUNK: usize = 64 * 1024;
+
+/// Where the chunks of `input` start and end: `0`, then borders about `chunk` bytes apart,
+/// each moved forward to the first position `safe` accepts, then `input.len()`.
+fn borders(input: &[u8], chunk: usize, safe: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut cuts = Vec::with_capacity(input.len() / chunk + 2);
+    cuts.push(0);
+    let mut next = chunk;
+    while next < input.len() {
+        let mut at = next;
+        while at < input.len() && !safe(at) {
+            at += 1;
+        }
+        if at >= input.len() {
+            break;
+        }
+        cuts.push(at);
+        next = at + chunk;
+    }
+    cuts.push(input.len());
+    cuts
+}
+
+/// Whether a serial decoder (or a re-quoting encoder) is at a token boundary at `at`: no
+/// `%` in the two bytes before it, so `at` is not inside an escape. (A `%` there might start
+/// no escape; moving on past it is still correct.)
+fn outside_escape(input: &[u8], at: usize) -> bool {
+    at >= 2 && input[at - 1] != b'%' && input[at - 2] != b'%'
+}
+
+/// Whether `at` is not inside a UTF-8 sequence: `input[at]` is not a continuation byte.
+fn at_char_boundary(input: &[u8], at: usize) -> bool {
+    !matches!(input[at], 0x80..=0xBF)
+}
+
+/// Splits `out` into consecutive slots of the given lengths.
+fn slots<'a, T>(mut out: &'a mut [T], lens: &[usize]) -> Vec<&'a mut [T]> {
+    let mut slots = Vec::with_capacity(lens.len());
+    for &len in lens {
+        let (slot, rest) = core::mem::take(&mut out).split_at_mut(len);
+        slots.push(slot);
+        out = rest;
+    }
+    slots
+}
+
+/// Zeroes `slot` and gives it as bytes. The slot is zeroed just before its task writes it,
+/// while it is in that core's cache.
+fn zeroed(slot: &mut [MaybeUninit<u8>]) -> &mut [u8] {
+    slot.fill(MaybeUninit::new(0));
+    // SAFETY: every element was just initialized, and `MaybeUninit<u8>` has the layout of
+    // `u8`.
+    unsafe { &mut *(slot as *mut [MaybeUninit<u8>] as *mut [u8]) }
+}
+
+/// Appends `total` bytes to `out`, written by `fill(chunk_index, slot)` in parallel into the
+/// slots of `lens` (which sum to `total`). `fill` returns whether it filled its slot exactly;
+/// if one did not, `out` is left as it was and the result is `false`.
+fn fill_slots(
+    out: &mut Vec<u8>,
+    lens: &[usize],
+    total: usize,
+    fill: impl Fn(usize, &mut [u8]) -> bool + Sync,
+) -> bool {
+    out.reserve(total);
+    let start = out.len();
+    let spare = &mut out.spare_capacity_mut()[..total];
+    let filled = slots(spare, lens)
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, slot)| fill(i, zeroed(slot)))
+        .reduce(|| true, |a, b| a && b);
+    if filled {
+        // SAFETY: the slots cover `out[start..start + total]` and every one was zeroed (then
+        // written); the capacity was reserved above.
+        unsafe { out.set_len(start + total) };
+    }
+    filled
+}
+
+/// Encodes `input` into `out` (appended), in parallel chunks of about `chunk` bytes.
+pub(crate) fn encode_vec(encoder: &Encoder, input: &[u8], out: &mut Vec<u8>, chunk: usize) {
+    let requote = encoder.is_keeping_escapes();
+    let iri = encoder.set().is_iri();
+    let cuts = borders(input, chunk, |at| {
+        (!requote || outside_escape(input, at)) && (!iri || at_char_boundary(input, at))
+    });
+    let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &input[w[0]..w[1]]).collect();
+    let lens: Vec<Option<usize>> = pieces.par_iter().map(|p| encoder.checked_encoded_len(p)).collect();
+    let lens: Option<Vec<usize>> = lens.into_iter().collect();
+    let total = lens.as_ref().and_then(|lens| lens.iter().try_fold(0usize, |t, &n| t.checked_add(n)));
+    let (Some(lens), Some(total)) = (lens, total) else {
+        // An output longer than memory can hold: the serial encoder fails as it would.
+        return encoder.encode_vec(input, out);
+    };
+    let filled =
+        fill_slots(out, &lens, total, |i, slot| encoder.encode_slice(pieces[i], slot) == Ok(slot.len()));
+    // Each slot is exactly its chunk's encoding (the length came from the same encoder).
+    debug_assert!(filled);
+    if !filled {
+        encoder.encode_vec(input, out);
+    }
+}
+
+/// Whether `decoder`'s rules decode chunks on their own: `%u` escapes (whose surrogate
+/// halves pair across escapes) and kept escapes (whose output length the count does not
+/// give) decode serially.
+pub(crate) fn splits(decoder: &Decoder) -> bool {
+    let rules = decoder.rules();
+    !rules.legacy_u && rules.keep == 0 && !rules.keep_high
+}
+
+/// Decodes `input` into `out` (appended) in parallel chunks of about `chunk` bytes, with
+/// exactly the result of [`Decoder::decode_vec`]. `splits(decoder)` must hold.
+///
+/// Chunks decode as bytes; the UTF-8 step then checks the whole output in parallel. Input
+/// that fails (an error, or invalid UTF-8 in the lossy mode) is decoded again serially,
+/// which gives the exact error or replacement: the parallel pass is for the common case.
+pub(crate) fn decode_vec(
+    decoder: &Decoder,
+    input: &[u8],
+    out: &mut Vec<u8>,
+    chunk: usize,
+) -> Result<(), DecodeError> {
+    let start = out.len();
+    if let Ok(step) = decode_bytes(decoder, input, out, chunk, true)
+        && step.read == input.len()
+    {
+        let utf8_ok = match decoder.utf8_mode() {
+            Utf8Mode::Bytes => true,
+            Utf8Mode::Strict | Utf8Mode::Lossy => utf8_valid(&out[start..], chunk),
+        };
+        if utf8_ok {
+            return Ok(());
+        }
+    }
+    out.truncate(start);
+    decoder.decode_vec(input, out)
+}
+
+/// Decodes `input` as bytes (whatever the UTF-8 mode), appending to `out`: exactly the
+/// serial `Decoder::bytes`, including, when not `last`, the `%` at the end left unread for
+/// the next input to complete. On an error `out` is as it was.
+pub(crate) fn decode_bytes(
+    decoder: &Decoder,
+    input: &[u8],
+    out: &mut Vec<u8>,
+    chunk: usize,
+    last: bool,
+) -> Result<Step, DecodeError> {
+    let start = out.len();
+    // The chunks end at `cut`; what follows (an escape the next input may finish) is left to
+    // the serial decoder, which knows what to hold back.
+    let mut cut = input.len();
+    if !last {
+        cut = cut.saturating_sub(2);
+        while cut > 0 && !outside_escape(input, cut) {
+            cut -= 1;
+        }
+    }
+    let body = &input[..cut];
+    let engine = decoder.engine_in_use();
+    let cuts = borders(body, chunk, |at| outside_escape(body, at));
+    let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &body[w[0]..w[1]]).collect();
+    let lens: Vec<usize> =
+        pieces.par_iter().map(|p| p.len() - 2 * simd::count_valid_escapes(engine, p)).collect();
+    let total = lens.iter().sum();
+    let filled = fill_slots(out, &lens, total, |i, slot| {
+        let piece = pieces[i];
+        matches!(decoder.bytes(piece, slot, true), Ok(s) if s.read == piece.len() && s.written == slot.len())
+    });
+    // Otherwise a malformed `%` or a rejected byte: the serial decoder names the first error.
+    let from = if filled { cut } else { 0 };
+    let step = serial_bytes(decoder, &input[from..], out, last).map_err(|e| {
+        out.truncate(start);
+        e.shifted(from)
+    })?;
+    Ok(Step { read: from + step.read, written: out.len() - start })
+}
+
+/// The serial `Decoder::bytes`, appending to `out`; on an error `out` may hold part of the
+/// output.
+fn serial_bytes(decoder: &Decoder, input: &[u8], out: &mut Vec<u8>, last: bool) -> Result<Step, DecodeError> {
+    let start = out.len();
+    out.resize(start + input.len(), 0);
+    let result = decoder.bytes(input, &mut out[start..], last);
+    out.truncate(start + result.map_or(0, |step| step.written));
+    result
+}
+
+/// Whether `bytes` is valid UTF-8, checked in parallel pieces that start at character
+/// boundaries.
+fn utf8_valid(bytes: &[u8], chunk: usize) -> bool {
+    // A border moves past at most three continuation bytes: a fourth one in a row is
+    // invalid UTF-8 wherever the border falls, and the piece starting at it says so.
+    let cuts = borders(bytes, chunk, |at| {
+        at_char_boundary(bytes, at)
+            || (at >= 3 && bytes[at - 3..at].iter().all(|&b| matches!(b, 0x80..=0xBF)))
+    });
+    cuts.par_windows(2).all(|w| crate::decode::utf8::is_valid(&bytes[w[0]..w[1]]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Reject, sets};
+
+    /// Inputs built from the tokens whose borders matter: escapes (valid, truncated,
+    /// malformed), UTF-8 sequences (whole and broken), `+` and `%` runs.
+    fn inputs() -> Vec<Vec<u8>> {
+        let tokens: [&[u8]; 17] = [
+            b"%",
+            b"%4",
+            b"%41",
+            b"%C3%A9",
+            "é".as_bytes(),
+            "\u{1F600}".as_bytes(),
+            b"+",
+            b" ",
+            b"a",
+            b"\xFF",
+            b"%zz",
+            b"%%",
+            b"\xC3",
+            b"%2F",
+            b"%00",
+            b"%e9",
+            b"\xF0\x9F",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut all = Vec::new();
+        for len in [0, 1, 2, 5, 17, 40, 97, 300] {
+            for _ in 0..12 {
+                let mut v = Vec::new();
+                while v.len() < len {
+                    v.extend_from_slice(tokens[(next() % tokens.len() as u64) as usize]);
+                }
+                all.push(v);
+            }
+        }
+        // Runs that leave no safe border at all, and valid text only.
+        all.push(vec![b'%'; 50]);
+        all.push(vec![0x80; 50]);
+        all.push("%C3%A9é+".repeat(40).into_bytes());
+        all
+    }
+
+    #[test]
+    fn encode_matches_serial_at_every_chunk_size() {
+        let encoders = [
+            Encoder::new(sets::COMPONENT),
+            Encoder::new(sets::COMPONENT).keep_escapes(true),
+            Encoder::new(sets::PATH.with_iri(true)),
+            Encoder::new(sets::PATH.with_iri(true)).keep_escapes(true),
+            Encoder::new(sets::FORM).lowercase(true),
+        ];
+        for input in inputs() {
+            for encoder in &encoders {
+                let mut want = b"head".to_vec();
+                encoder.encode_vec(&input, &mut want);
+                for chunk in (1..=20).chain([33, 64, 65, 130]) {
+                    let mut got = b"head".to_vec();
+                    encode_vec(encoder, &input, &mut got, chunk);
+                    assert_eq!(got, want, "{encoder:?} chunk {chunk} input {input:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn decode_matches_serial_at_every_chunk_size() {
+        let base = [
+            Decoder::new(),
+            Decoder::new().lenient(true),
+            Decoder::FORM,
+            Decoder::URI_COMPONENT,
+            Decoder::URI_COMPONENT.lenient(true),
+            Decoder::new().utf8(Utf8Mode::Lossy),
+            Decoder::new().lenient(true).reject(Reject::ALL),
+        ];
+        for input in inputs() {
+            for decoder in &base {
+                assert!(splits(decoder));
+                let mut want = b"head".to_vec();
+                let want_result = decoder.decode_vec(&input, &mut want);
+                for chunk in (1..=20).chain([33, 64, 65, 130]) {
+                    let mut got = b"head".to_vec();
+                    let result = decode_vec(decoder, &input, &mut got, chunk);
+                    assert_eq!(result, want_result, "{decoder:?} chunk {chunk} input {input:?}");
+                    assert_eq!(got, want, "{decoder:?} chunk {chunk} input {input:?}");
+                }
+                // Not the end of the input: the same held-back `%` as the serial decoder.
+                let mut serial = b"head".to_vec();
+                let serial_step = serial_bytes(decoder, &input, &mut serial, false);
+                for chunk in [1, 3, 8] {
+                    let mut got = b"head".to_vec();
+                    let step = decode_bytes(decoder, &input, &mut got, chunk, false);
+                    assert_eq!(step, serial_step, "{decoder:?} chunk {chunk} input {input:?}");
+                    if step.is_ok() {
+                        assert_eq!(got, serial, "{decoder:?} chunk {chunk} input {input:?}");
+                    } else {
+                        assert_eq!(got, b"head");
+                    }
+                }
+            }
+        }
+        assert!(!splits(&Decoder::URI));
+        assert!(!splits(&Decoder::new().legacy_u(true)));
+    }
+
+    #[test]
+    fn valid_escapes_counted_alike_on_every_backend() {
+        let mut long = Vec::new();
+        for input in inputs() {
+            long.extend_from_slice(&input);
+        }
+        let mut ran = Vec::new();
+        for backend in crate::Backend::ALL {
+            let Some(engine) = crate::Engine::new(backend) else { continue };
+            ran.push(backend.name());
+            for input in inputs().iter().chain([&long]) {
+                for from in 0..input.len().min(70) {
+                    let piece = &input[from..];
+                    let want = crate::decode::scalar::count_valid_escapes(piece, 0);
+                    assert_eq!(simd::count_valid_escapes(engine, piece), want, "{backend:?} {piece:?}");
+                }
+            }
+        }
+        std::println!("count_valid_escapes ran on: {}", ran.join(", "));
+        assert!(ran.contains(&crate::Engine::detect().backend().name()));
+    }
+
+    #[test]
+    fn utf8_check_in_pieces() {
+        for input in inputs() {
+            for chunk in 1..=9 {
+                assert_eq!(utf8_valid(&input, chunk), core::str::from_utf8(&input).is_ok(), "{input:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn borders_are_safe_and_increasing() {
+        let input = b"ab%41cd%%%%ef";
+        let cuts = borders(input, 2, |at| outside_escape(input, at));
+        assert_eq!(cuts, [0, 2, 5, 7, 13]);
+        assert_eq!(borders(b"", 4, |_| true), [0, 0]);
+        assert_eq!(borders(b"%%%%", 1, |at| outside_escape(b"%%%%", at)), [0, 4]);
+    }
+}
