@@ -125,6 +125,26 @@ pub use normalize::normalize;
 pub use normalize::{normalize_in_place, normalize_slice};
 #[cfg(feature = "rayon")]
 pub use par::PAR_THRESHOLD;
+
+/// The parallel paths without their size threshold, for `benches/parallel.rs`, which
+/// measures where that threshold should be. Not part of the API.
+#[cfg(feature = "rayon")]
+#[doc(hidden)]
+pub mod __par {
+    /// [`Encoder::par_encode_vec`](crate::Encoder::par_encode_vec) at any size.
+    pub fn encode_vec(encoder: &crate::Encoder, input: &[u8], out: &mut alloc::vec::Vec<u8>) {
+        crate::par::encode_vec(encoder, input, out, crate::par::CHUNK)
+    }
+
+    /// [`Decoder::par_decode_vec`](crate::Decoder::par_decode_vec) at any size.
+    pub fn decode_vec(
+        decoder: &crate::Decoder,
+        input: &[u8],
+        out: &mut alloc::vec::Vec<u8>,
+    ) -> Result<(), crate::DecodeError> {
+        crate::par::decode_vec(decoder, input, out, crate::par::CHUNK)
+    }
+}
 pub use set::Set;
 pub use validate::{ValidationError, ValidationErrorKind};
 

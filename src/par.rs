@@ -23,6 +23,9 @@ pub const PAR_THRESHOLD: usize = 256 * 1024;
 /// that the pool can balance the load.
 pub(crate) const CHUNK: usize = 64 * 1024;
 
+/// The set of `%` alone.
+const PERCENT: crate::Set = crate::Set::EMPTY.with_iri(true).add(b'%');
+
 /// Where the chunks of `input` start and end: `0`, then borders about `chunk` bytes apart,
 /// each moved forward to the first position `safe` accepts, then `input.len()`.
 fn borders(input: &[u8], chunk: usize, safe: impl Fn(usize) -> bool) -> Vec<usize> {
@@ -185,8 +188,21 @@ pub(crate) fn decode_bytes(
     let engine = decoder.engine_in_use();
     let cuts = borders(body, chunk, |at| outside_escape(body, at));
     let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &body[w[0]..w[1]]).collect();
-    let lens: Vec<usize> =
-        pieces.par_iter().map(|p| p.len() - 2 * simd::count_valid_escapes(engine, p)).collect();
+    // Strict: every `%` must start an escape (if one does not, the input fails, and decodes
+    // again serially), so counting `%` is enough, and cheaper than checking digits.
+    let lenient = decoder.is_lenient();
+    let lens: Vec<usize> = pieces
+        .par_iter()
+        .map(|p| {
+            let escapes = if lenient {
+                simd::count_valid_escapes(engine, p)
+            } else {
+                simd::count_escapes(engine, p, &PERCENT)
+            };
+            // (Saturating: `%%%` counts three escapes that cannot all be; it fails to decode.)
+            p.len().saturating_sub(2 * escapes)
+        })
+        .collect();
     let total = lens.iter().sum();
     let filled = fill_slots(out, &lens, total, |i, slot| {
         let piece = pieces[i];

@@ -22,6 +22,14 @@ pub struct Cli {
     /// Run on this backend instead of the fastest one the CPU has (see `pctenc info`).
     #[arg(long, global = true, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
+    /// Threads for large inputs (default: one per core). Regular files are memory-mapped and
+    /// split among the threads; the output is the same for every number of threads.
+    #[arg(short = 'j', long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Never show a progress bar. (One is shown on stderr only when stderr is a terminal and
+    /// the input files are large.)
+    #[arg(long, global = true)]
+    pub no_progress: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -135,7 +143,8 @@ pub struct DecodeArgs {
 #[derive(Debug, Args)]
 pub struct IoArgs {
     /// Write to OUT instead of standard output. OUT is replaced only when the whole run
-    /// succeeds; a failed run leaves it as it was.
+    /// succeeds; a failed run leaves it as it was. (Input files are memory-mapped: do not
+    /// truncate one while pctenc reads it.)
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Input files, processed in order into one output; `-` or none reads standard input.

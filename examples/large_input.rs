@@ -1,0 +1,68 @@
+//! Helper for `scripts/large-inputs.py`: writes the access-log workload of the benchmarks
+//! to a file, and measures the library's in-memory throughput on a file's contents, so
+//! that the CLI's figures on the same file have a reference.
+//!
+//! ```text
+//! cargo run --release --example large_input -- gen-log FILE MIB
+//! cargo run --release --example large_input -- in-memory FILE encode|decode [THREADS]
+//! ```
+//!
+//! `in-memory` reads FILE into memory, then encodes it with rfc3986 (or decodes it) five
+//! times into a reused buffer, and prints the best time's throughput in input bytes per
+//! second, as `GB/s <figure>`. With THREADS it uses `par_encode_vec` / `par_decode_vec` on
+//! a pool of that many threads; without, the serial `encode_vec` / `decode_vec`.
+
+use std::time::Instant;
+
+use pctenc::{Decoder, Encoder, sets};
+
+#[allow(dead_code)] // Shared with the benches; this uses the workload generator only.
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["gen-log", path, mib] => {
+            let size = mib.parse::<usize>().expect("MIB is a number") << 20;
+            // Generated in 64 MiB parts (different contents, as the generator's seed runs on),
+            // so memory stays small.
+            let part = common::Workload::Log.generate(size.min(64 << 20));
+            let mut out = std::fs::File::create(path).expect("create FILE");
+            let mut written = 0;
+            while written < size {
+                let n = part.len().min(size - written);
+                std::io::Write::write_all(&mut out, &part[..n]).expect("write FILE");
+                written += n;
+            }
+        }
+        ["in-memory", path, op, rest @ ..] => {
+            let input = std::fs::read(path).expect("read FILE");
+            let threads = rest.first().map(|t| t.parse::<usize>().expect("THREADS is a number"));
+            let pool = threads.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("pool"));
+            let encoder = Encoder::new(sets::RFC3986);
+            let decoder = Decoder::new();
+            let mut out = Vec::new();
+            let mut best = f64::INFINITY;
+            for _ in 0..5 {
+                out.clear();
+                let start = Instant::now();
+                match (*op, &pool) {
+                    ("encode", None) => encoder.encode_vec(&input, &mut out),
+                    ("encode", Some(pool)) => pool.install(|| encoder.par_encode_vec(&input, &mut out)),
+                    ("decode", None) => decoder.decode_vec(&input, &mut out).expect("FILE decodes"),
+                    ("decode", Some(pool)) => {
+                        pool.install(|| decoder.par_decode_vec(&input, &mut out)).expect("FILE decodes")
+                    }
+                    _ => panic!("encode or decode"),
+                }
+                best = best.min(start.elapsed().as_secs_f64());
+            }
+            println!("GB/s {:.3}", input.len() as f64 / best / 1e9);
+        }
+        _ => {
+            eprintln!("usage: large_input gen-log FILE MIB | in-memory FILE encode|decode [THREADS]");
+            std::process::exit(2);
+        }
+    }
+}

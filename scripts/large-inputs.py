@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Large-input figures for docs/BENCHMARKS.md: threads, file throughput and streaming memory.
+
+Usage: python3 scripts/large-inputs.py [--mib 512] [--stream-gib 2] [--runs 5] [--dir target/large]
+
+Builds the release CLI and the `large_input` example, writes the benchmarks' access-log
+workload to DIR/access.log (MIB MiB) and its rfc3986 encoding to DIR/access.enc, then measures:
+
+1. `pctenc encode -j 1` and `-j 2` (line mode, the default; and --binary) of the file, and
+   `pctenc decode -j 1` / `-j 2` of its encoding, stdout to /dev/null: the median wall time of
+   RUNS runs, as input GB/s, and the -j 2 / -j 1 ratio;
+2. the library on the same bytes in memory (`large_input in-memory`: best of 5, one thread
+   and two), against which the CLI's file throughput is compared;
+3. STREAM GiB pushed through a pipe into `pctenc encode` (and `decode`), whose stdout is a pipe
+   drained by this script: peak resident memory of the pctenc process (from wait4), and
+   throughput.
+
+Prints a Markdown report on stdout. Figures depend on the machine and its load: run it on an
+otherwise idle machine.
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PCTENC = os.path.join(ROOT, "target", "release", "pctenc")
+EXAMPLE = os.path.join(ROOT, "target", "release", "examples", "large_input")
+
+
+def build():
+    subprocess.run(["cargo", "build", "--release", "--bin", "pctenc", "--example", "large_input"],
+                   cwd=ROOT, check=True)
+
+
+def timed(cmd, stdin_path=None):
+    """Wall time of one run of `cmd`, stdout to /dev/null; fails loudly on a non-zero exit."""
+    with open(os.devnull, "wb") as null:
+        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, stdin=stdin, stdout=null, stderr=subprocess.PIPE)
+        elapsed = time.perf_counter() - start
+        if stdin_path:
+            stdin.close()
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed: {proc.stderr.decode(errors='replace')}")
+    return elapsed
+
+
+def median_gbps(cmd, size, runs):
+    times = [timed(cmd) for _ in range(runs)]
+    return size / statistics.median(times) / 1e9
+
+
+def in_memory(path, op, threads=None):
+    cmd = [EXAMPLE, "in-memory", path, op] + ([str(threads)] if threads else [])
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return float(out.split()[1])
+
+
+def stream(command, source, total):
+    """Pushes `total` bytes of `source` (repeated) through `pctenc <command>` from a pipe to a
+    pipe. Returns (peak RSS in MiB, input GB/s)."""
+    proc = subprocess.Popen([PCTENC] + command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    drained = [0]
+
+    def drain():
+        while True:
+            data = proc.stdout.read(1 << 20)
+            if not data:
+                return
+            drained[0] += len(data)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    start = time.perf_counter()
+    with open(source, "rb") as f:
+        block = f.read(8 << 20)
+    sent = 0
+    while sent < total:
+        # Whole blocks only: each ends at a line end, so the stream stays valid input.
+        proc.stdin.write(block)
+        sent += len(block)
+    proc.stdin.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    reader.join()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        sys.exit(f"pctenc {' '.join(command)} from a pipe failed with status {proc.returncode}")
+    return usage.ru_maxrss / 1024, sent / elapsed / 1e9, sent
+
+
+def cut_at_line(path, size):
+    """The first `size` bytes of `path`, cut back to the last line end."""
+    with open(path, "rb") as f:
+        data = f.read(size)
+    return data[: data.rfind(b"\n") + 1]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mib", type=int, default=512)
+    ap.add_argument("--stream-gib", type=float, default=2)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--dir", default=os.path.join(ROOT, "target", "large"))
+    args = ap.parse_args()
+
+    build()
+    os.makedirs(args.dir, exist_ok=True)
+    log = os.path.join(args.dir, "access.log")
+    enc = os.path.join(args.dir, "access.enc")
+    if not os.path.exists(log) or os.path.getsize(log) != args.mib << 20:
+        subprocess.run([EXAMPLE, "gen-log", log, str(args.mib)], check=True)
+        with open(log, "rb") as i, open(enc, "wb") as o:
+            subprocess.run([PCTENC, "encode", "--binary"], stdin=i, stdout=o, check=True)
+    size, enc_size = os.path.getsize(log), os.path.getsize(enc)
+    info = subprocess.run([PCTENC, "info"], capture_output=True, text=True).stdout
+    backend = next((l.split(":", 1)[1].strip() for l in info.splitlines() if l.startswith("backend chosen")), "?")
+
+    print(f"Input: the access-log workload, {size >> 20} MiB ({enc_size >> 20} MiB encoded); "
+          f"backend: {backend}; median of {args.runs} runs, stdout to /dev/null.\n")
+    print("| command | -j 1 GB/s | -j 2 GB/s | -j 2 / -j 1 |")
+    print("|---|---:|---:|---:|")
+    cli = {}
+    for name, cmd, path, n in [
+        ("encode (lines)", ["encode"], log, size),
+        ("encode --binary", ["encode", "--binary"], log, size),
+        ("decode", ["decode"], enc, enc_size),
+    ]:
+        j1 = median_gbps([PCTENC] + cmd + ["-j", "1", path], n, args.runs)
+        j2 = median_gbps([PCTENC] + cmd + ["-j", "2", path], n, args.runs)
+        cli[name] = (j1, j2)
+        print(f"| `pctenc {' '.join(cmd)}` | {j1:.2f} | {j2:.2f} | {j2 / j1:.2f}x |")
+
+    print("\n| same bytes | library in memory, 1 thread | CLI -j 1 on the file | CLI / library |")
+    print("|---|---:|---:|---:|")
+    for name, op, path in [("encode --binary", "encode", log), ("decode", "decode", enc)]:
+        lib = in_memory(path, op)
+        j1 = cli[name][0]
+        print(f"| {op} | {lib:.2f} GB/s | {j1:.2f} GB/s | {100 * j1 / lib:.0f}% |")
+    lib2 = in_memory(log, "encode", 2)
+    print(f"\nLibrary `par_encode_vec` on 2 threads, same file in memory: {lib2:.2f} GB/s.")
+
+    chunk = os.path.join(args.dir, "block.log")
+    with open(chunk, "wb") as f:
+        f.write(cut_at_line(log, 8 << 20))
+    enc_chunk = os.path.join(args.dir, "block.enc")
+    with open(chunk, "rb") as i, open(enc_chunk, "wb") as o:
+        subprocess.run([PCTENC, "encode", "--binary"], stdin=i, stdout=o, check=True)
+    total = int(args.stream_gib * (1 << 30))
+    print(f"\n| pipe to pipe, {args.stream_gib:g} GiB in | peak RSS | GB/s |")
+    print("|---|---:|---:|")
+    for name, cmd, src in [("encode", ["encode"], chunk), ("decode", ["decode"], enc_chunk)]:
+        rss, gbps, sent = stream(cmd, src, total)
+        print(f"| `pctenc {name}` | {rss:.1f} MiB | {gbps:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+//! The parallel paths (`par_encode_vec`, `par_decode_vec`) give exactly the serial result,
+//! output or error, for sizes around `PAR_THRESHOLD` and on pools of 1, 2, 3 and 8 threads,
+//! on every backend. (Chunk borders at every position of small inputs are covered by the
+//! unit tests in `src/par.rs`, which can make chunks tiny.)
+#![cfg(feature = "rayon")]
+
+mod common;
+
+use pctenc::{Decoder, PAR_THRESHOLD, Reject, Utf8Mode, sets};
+
+/// Deterministic input of `len` bytes built from tokens that matter at chunk borders.
+fn text(len: usize, seed: u64, tokens: &[&[u8]]) -> Vec<u8> {
+    let mut state = seed | 1;
+    let mut out = Vec::with_capacity(len + 16);
+    while out.len() < len {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        out.extend_from_slice(tokens[(state % tokens.len() as u64) as usize]);
+    }
+    out.truncate(len);
+    out
+}
+
+const RAW: &[&[u8]] = &[
+    b"GET /search?q=",
+    "caf\u{e9} ".as_bytes(),
+    "\u{65e5}\u{672c}".as_bytes(),
+    "\u{1F600}".as_bytes(),
+    b"a&b=c",
+    b"100%",
+    b"%41",
+    b"+",
+    b"\r\n",
+    b"\n",
+    b"\xFF",
+    b"\xC3",
+    b"plain-text_here.~",
+];
+
+const ENCODED: &[&[u8]] = &[
+    b"%41",
+    b"%c3%a9",
+    b"%E6%97%A5",
+    b"+",
+    b"plain",
+    b"-_.~",
+    b"%F0%9F%98%80",
+    b"%2F",
+    b"/",
+    b"%0A",
+    b"abcdef",
+];
+
+/// A few malformed or unwelcome tokens, placed once each near `at`.
+const BAD: &[&[u8]] = &[b"%", b"%4", b"%zz", b"%C3", b"%FF", b"%00", b"%u00e9"];
+
+fn sizes() -> Vec<usize> {
+    let t = PAR_THRESHOLD;
+    vec![t - 1, t, t + 1, t + 3, 2 * t + 7, 4 * t + 1]
+}
+
+fn pools() -> Vec<(usize, rayon::ThreadPool)> {
+    [1, 2, 3, 8]
+        .into_iter()
+        .map(|n| (n, rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("thread pool")))
+        .collect()
+}
+
+fn engines() -> Vec<pctenc::Engine> {
+    let mut all = common::engines();
+    all.push(pctenc::Engine::new(pctenc::Backend::Scalar).unwrap());
+    all
+}
+
+#[test]
+fn encode_equals_serial() {
+    let pools = pools();
+    let mut checked = 0;
+    for engine in engines() {
+        let encoders = [
+            engine.encoder(sets::RFC3986),
+            engine.encoder(sets::COMPONENT).keep_escapes(true),
+            engine.encoder(sets::PATH.with_iri(true)),
+            engine.encoder(sets::FORM).lowercase(true),
+        ];
+        for (i, size) in sizes().into_iter().enumerate() {
+            let input = text(size, 0x9E37_79B9 + i as u64, RAW);
+            for encoder in &encoders {
+                let mut want = b"prefix".to_vec();
+                encoder.encode_vec(&input, &mut want);
+                for (n, pool) in &pools {
+                    let mut got = b"prefix".to_vec();
+                    pool.install(|| encoder.par_encode_vec(&input, &mut got));
+                    assert!(got == want, "{encoder:?}, {size} bytes, {n} threads");
+                    checked += 1;
+                }
+                assert_eq!(encoder.par_encode(&input).as_bytes(), &want[6..]);
+            }
+        }
+    }
+    println!("{checked} parallel encodings equal to serial");
+}
+
+/// Every decoder that splits (and two that decode serially), on clean input and on input
+/// with one bad token, before, at and after the threshold.
+#[test]
+fn decode_equals_serial() {
+    let pools = pools();
+    let decoders = [
+        Decoder::new(),
+        Decoder::new().lenient(true),
+        Decoder::FORM,
+        Decoder::URI_COMPONENT,
+        Decoder::new().utf8(Utf8Mode::Lossy),
+        Decoder::new().reject(Reject::ALL),
+        Decoder::URI,
+        Decoder::new().legacy_u(true).lenient(true),
+    ];
+    let mut checked = 0;
+    for engine in engines() {
+        for (i, size) in sizes().into_iter().enumerate() {
+            let clean = text(size, 0x5DEE_CE66 + i as u64, ENCODED);
+            let mut inputs = vec![clean.clone()];
+            for (k, bad) in BAD.iter().enumerate() {
+                let at = (size / (k + 2)) & !0xF;
+                let mut input = clean.clone();
+                input.splice(at..at, bad.iter().copied());
+                input.truncate(size);
+                inputs.push(input);
+            }
+            // A `%` as the very last byte.
+            let mut last = clean.clone();
+            *last.last_mut().unwrap() = b'%';
+            inputs.push(last);
+            for input in &inputs {
+                for decoder in decoders {
+                    let decoder = decoder.engine(engine);
+                    let mut want = b"prefix".to_vec();
+                    let want_result = decoder.decode_vec(input, &mut want);
+                    for (n, pool) in &pools {
+                        let mut got = b"prefix".to_vec();
+                        let result = pool.install(|| decoder.par_decode_vec(input, &mut got));
+                        assert_eq!(result, want_result, "{decoder:?}, {size} bytes, {n} threads");
+                        assert!(got == want, "{decoder:?}, {size} bytes, {n} threads");
+                        checked += 1;
+                    }
+                    assert_eq!(decoder.par_decode(input).ok(), want_result.ok().map(|()| want[6..].to_vec()));
+                }
+            }
+        }
+    }
+    println!("{checked} parallel decodings equal to serial");
+}
