@@ -117,6 +117,8 @@ pub struct ReadmeDoctests;
 #[cfg(feature = "alloc")]
 pub use decode::StreamDecoder;
 pub use decode::{Decoder, Reject, Utf8Mode};
+#[cfg(feature = "alloc")]
+pub use encode::StreamEncoder;
 pub use encode::{Encoder, PercentEncode};
 pub use engine::{Backend, Engine};
 pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};

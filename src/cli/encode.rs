@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use pctenc::Encoder;
+use pctenc::{Encoder, StreamEncoder};
 
 use super::Failure;
 use super::input::{CHUNK, Input};
@@ -12,91 +12,88 @@ pub fn run(encoder: &Encoder, binary: bool, files: &[PathBuf], out: &mut Output)
     let mut buf = vec![0u8; CHUNK];
     let mut encoded = Vec::with_capacity(CHUNK * 3);
     for path in Input::all(files) {
+        // Each input is a stream of its own.
         let mut input = Input::open(&path)?;
-        // `buf[..held]`: the end of the previous read, held back for this one (a few bytes).
-        let mut held = 0;
+        let mut stream = ChunkEncoder::new(*encoder, binary);
         loop {
-            let n = input.read(&mut buf[held..])?;
+            let n = input.read(&mut buf)?;
             if n == 0 {
                 break;
             }
-            let data = &buf[..held + n];
             encoded.clear();
-            let used = encode_chunk(encoder, binary, data, false, &mut encoded);
+            stream.feed(&buf[..n], &mut encoded);
             out.write_all(&encoded)?;
-            let short = held + n < buf.len();
-            buf.copy_within(used..held + n, 0);
-            held = held + n - used;
-            if short {
+            if n < buf.len() {
                 out.flush()?;
             }
         }
         encoded.clear();
-        encode_chunk(encoder, binary, &buf[..held], true, &mut encoded);
+        stream.finish(&mut encoded);
         out.write_all(&encoded)?;
     }
     Ok(())
 }
 
-/// Encodes `data`, the input from where the previous call stopped, into `out` and returns how
-/// many bytes of it were encoded. The rest (at most three bytes) is what the next bytes of
-/// input may change the encoding of, to be passed again in front of them; with `last`, there
-/// are none and everything is encoded.
-fn encode_chunk(encoder: &Encoder, binary: bool, data: &[u8], last: bool, out: &mut Vec<u8>) -> usize {
-    let used = if last { data.len() } else { data.len() - held_back(encoder, binary, data) };
-    if binary {
-        encoder.encode_vec(&data[..used], out);
-    } else {
-        encode_lines(encoder, &data[..used], out);
-    }
-    used
+/// Encodes one input read by read: every byte (`binary`), or line by line, each line on its
+/// own with its `\n` or `\r\n` copied as is.
+struct ChunkEncoder {
+    /// The current line (binary: the whole input). It holds back the bytes whose encoding
+    /// the next read may change (`StreamEncoder`).
+    stream: StreamEncoder,
+    binary: bool,
+    /// Line mode: the last read ended with a `\r`, not fed yet, which may start a `\r\n`.
+    cr: bool,
 }
 
-/// How many bytes at the end of `data` must wait for the next input: a `\r` that may start a
-/// `\r\n` (line mode), a `%` or `%H` that may start an escape (re-quoting), an unfinished
-/// UTF-8 sequence (IRI sets, which keep the sequence raw only once it is whole).
-fn held_back(encoder: &Encoder, binary: bool, data: &[u8]) -> usize {
-    let n = data.len();
-    let last = |k: usize| if k <= n { Some(data[n - k]) } else { None };
-    match last(1) {
-        Some(b'\r') if !binary => 1,
-        Some(b'%') if encoder.is_keeping_escapes() => 1,
-        Some(h) if h.is_ascii_hexdigit() && last(2) == Some(b'%') && encoder.is_keeping_escapes() => 2,
-        Some(0x80..=0xFF) if encoder.set().is_iri() => unfinished_utf8(data),
-        _ => 0,
+impl ChunkEncoder {
+    fn new(encoder: Encoder, binary: bool) -> ChunkEncoder {
+        ChunkEncoder { stream: StreamEncoder::new(encoder), binary, cr: false }
     }
-}
 
-/// The length of the start of a UTF-8 sequence at the end of `data` that more bytes could
-/// complete (0 if there is none).
-fn unfinished_utf8(data: &[u8]) -> usize {
-    for k in 1..=data.len().min(3) {
-        let b = data[data.len() - k];
-        let needs = match b {
-            0x80..=0xBF => continue,
-            0xC0..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xFF => 4,
-            _ => return 0,
-        };
-        return if needs > k { k } else { 0 };
+    /// Appends to `out` the encoding of `data`, the next read, as far as it is known.
+    fn feed(&mut self, data: &[u8], out: &mut Vec<u8>) {
+        if self.binary {
+            return self.stream.feed(data, out);
+        }
+        let mut rest = data;
+        if self.cr && !rest.is_empty() {
+            self.cr = false;
+            match rest.strip_prefix(b"\n") {
+                Some(after) => {
+                    self.end_line(b"\r\n", out);
+                    rest = after;
+                }
+                None => self.stream.feed(b"\r", out),
+            }
+        }
+        while let Some(nl) = memchr::memchr(b'\n', rest) {
+            let (line, ending): (&[u8], &[u8]) = match rest[..nl].strip_suffix(b"\r") {
+                Some(line) => (line, b"\r\n"),
+                None => (&rest[..nl], b"\n"),
+            };
+            self.stream.feed(line, out);
+            self.end_line(ending, out);
+            rest = &rest[nl + 1..];
+        }
+        if let Some(line) = rest.strip_suffix(b"\r") {
+            self.cr = true;
+            rest = line;
+        }
+        self.stream.feed(rest, out);
     }
-    0
-}
 
-/// Encodes `data` line by line into `out`, copying each `\n` and `\r\n` as is.
-fn encode_lines(encoder: &Encoder, data: &[u8], out: &mut Vec<u8>) {
-    let mut rest = data;
-    while let Some(nl) = memchr::memchr(b'\n', rest) {
-        let (line, ending): (&[u8], &[u8]) = match rest[..nl].strip_suffix(b"\r") {
-            Some(line) => (line, b"\r\n"),
-            None => (&rest[..nl], b"\n"),
-        };
-        encoder.encode_vec(line, out);
+    /// Appends the encoding of what is left at the end of the input.
+    fn finish(&mut self, out: &mut Vec<u8>) {
+        if std::mem::take(&mut self.cr) {
+            self.stream.feed(b"\r", out);
+        }
+        self.stream.finish(out);
+    }
+
+    fn end_line(&mut self, ending: &[u8], out: &mut Vec<u8>) {
+        self.stream.finish(out);
         out.extend_from_slice(ending);
-        rest = &rest[nl + 1..];
     }
-    encoder.encode_vec(rest, out);
 }
 
 #[cfg(test)]
@@ -106,24 +103,24 @@ mod tests {
 
     /// Encodes `input` cut into the pieces given by `cuts`, as `run` does with its reads.
     fn pieces(encoder: &Encoder, binary: bool, input: &[u8], cuts: &[usize]) -> Vec<u8> {
-        let (mut out, mut pending) = (Vec::new(), Vec::new());
+        let mut stream = ChunkEncoder::new(*encoder, binary);
+        let mut out = Vec::new();
         let mut from = 0;
         for &to in cuts.iter().chain([&input.len()]) {
-            pending.extend_from_slice(&input[from..to]);
-            let used = encode_chunk(encoder, binary, &pending, false, &mut out);
-            assert!(pending.len() - used <= 3);
-            pending.drain(..used);
+            stream.feed(&input[from..to], &mut out);
             from = to;
         }
-        encode_chunk(encoder, binary, &pending, true, &mut out);
+        stream.finish(&mut out);
         out
     }
 
     /// The output is the same however the input is cut into reads.
     fn independent_of_cuts(encoder: &Encoder, binary: bool, input: &[u8], want: &[u8]) {
         assert_eq!(pieces(encoder, binary, input, &[]), want);
-        for cut in 0..=input.len() {
-            assert_eq!(pieces(encoder, binary, input, &[cut]), want, "cut at {cut}");
+        for a in 0..=input.len() {
+            for b in a..=input.len() {
+                assert_eq!(pieces(encoder, binary, input, &[a, b]), want, "cuts at {a} and {b}");
+            }
         }
         let every: Vec<usize> = (1..input.len()).collect();
         assert_eq!(pieces(encoder, binary, input, &every), want, "one byte at a time");
@@ -153,16 +150,5 @@ mod tests {
         independent_of_cuts(&encoder, true, broken, b"%C3%E2%82%F0%9F%98%20%E9");
         let both = Encoder::new(sets::PATH.with_iri(true)).keep_escapes(true);
         independent_of_cuts(&both, true, "é%C3%A9%é%".as_bytes(), "é%C3%A9%25é%25".as_bytes());
-    }
-
-    #[test]
-    fn unfinished_sequences() {
-        assert_eq!(unfinished_utf8(b"a\xC3"), 1);
-        assert_eq!(unfinished_utf8("é".as_bytes()), 0);
-        assert_eq!(unfinished_utf8(b"\xE2\x82"), 2);
-        assert_eq!(unfinished_utf8(b"\xF0\x9F\x98"), 3);
-        assert_eq!(unfinished_utf8(b"\x9F\x98\x80"), 0);
-        assert_eq!(unfinished_utf8(b"\xFF"), 1);
-        assert_eq!(unfinished_utf8(b""), 0);
     }
 }

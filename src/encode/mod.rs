@@ -2,11 +2,15 @@
 
 mod lazy;
 pub(crate) mod scalar;
+#[cfg(feature = "alloc")]
+mod stream;
 
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String, vec::Vec};
 
 pub use lazy::PercentEncode;
+#[cfg(feature = "alloc")]
+pub use stream::StreamEncoder;
 
 #[cfg(feature = "alloc")]
 use crate::Utf16Error;
