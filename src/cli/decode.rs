@@ -15,24 +15,25 @@ pub fn run(decoder: Decoder, files: &[PathBuf], out: &mut Output) -> Result<(), 
     for path in Input::all(files) {
         // Each input is a stream of its own: an escape never spans two files.
         let mut input = Input::open(&path)?;
+        let name = input.name.clone();
         let mut stream = StreamDecoder::new(decoder);
         let mut position = Position::default();
         loop {
-            let n = input.read(&mut buf)?;
-            if n == 0 {
+            let piece = input.next(&mut buf)?;
+            let chunk = piece.bytes;
+            if chunk.is_empty() {
                 break;
             }
             decoded.clear();
-            let chunk = &buf[..n];
-            stream.feed(chunk, &mut decoded).map_err(|e| position.failure(&input.name, chunk, e))?;
+            stream.feed(chunk, &mut decoded).map_err(|e| position.failure(&name, chunk, e))?;
             out.write_all(&decoded)?;
             position.advance(chunk);
-            if n < buf.len() {
+            if piece.short {
                 out.flush()?;
             }
         }
         decoded.clear();
-        stream.finish(&mut decoded).map_err(|e| position.failure(&input.name, &[], e))?;
+        stream.finish(&mut decoded).map_err(|e| position.failure(&name, &[], e))?;
         out.write_all(&decoded)?;
     }
     Ok(())

@@ -88,6 +88,21 @@ impl Input {
     }
 }
 
+impl Input {
+    /// Fills as much of `buf` as one read gives (a mapped file: copies the next bytes); 0 at
+    /// the end of the input. For the commands that work in place in a buffer of their own.
+    pub fn read(&mut self, buf: &mut [u8]) -> Result<usize, Failure> {
+        if let Source::Mapped { map, at } = &mut self.source {
+            let n = buf.len().min(map.len() - *at);
+            buf[..n].copy_from_slice(&map[*at..*at + n]);
+            *at += n;
+            return Ok(n);
+        }
+        let piece = self.next(buf)?;
+        Ok(piece.bytes.len())
+    }
+}
+
 /// A piece of input; see [`Input::next`].
 pub struct Piece<'a> {
     pub bytes: &'a [u8],

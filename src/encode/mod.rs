@@ -50,6 +50,18 @@ impl Encoder {
         Encoder { set, lowercase: false, keep_escapes: false, engine: None }
     }
 
+    /// This encoder's options (hex case, re-quoting, engine) with another set.
+    ///
+    /// ```
+    /// let form = pctenc::Encoder::new(pctenc::sets::FORM).lowercase(true);
+    /// let path = form.with_set(pctenc::sets::PATH);
+    /// assert_eq!(path.encode("é /"), "%c3%a9%20/");
+    /// ```
+    #[must_use]
+    pub const fn with_set(self, set: Set) -> Encoder {
+        Encoder { set, ..self }
+    }
+
     /// Runs on `engine`'s backend instead of the best one this CPU has. The output is the
     /// same; this is for tests, benchmarks and the CLI's `--backend`.
     ///
