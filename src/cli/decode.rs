@@ -6,10 +6,16 @@ use std::path::PathBuf;
 use pctenc::{DecodeError, Decoder, StreamDecoder};
 
 use super::Failure;
-use super::input::{CHUNK, Input};
+use super::input::{CHUNK, Input, SEGMENT};
 use super::output::Output;
+use super::progress::Progress;
 
-pub fn run(decoder: Decoder, files: &[PathBuf], out: &mut Output) -> Result<(), Failure> {
+pub fn run(
+    decoder: Decoder,
+    files: &[PathBuf],
+    out: &mut Output,
+    progress: &Progress,
+) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
     let mut decoded = Vec::with_capacity(CHUNK);
     for path in Input::all(files) {
@@ -17,6 +23,22 @@ pub fn run(decoder: Decoder, files: &[PathBuf], out: &mut Output) -> Result<(), 
         let mut input = Input::open(&path)?;
         let name = input.name.clone();
         let mut stream = StreamDecoder::new(decoder);
+        if let Some(bytes) = input.mapped() {
+            // A regular file: big segments (decoded on every thread); lines are only counted
+            // when there is an error to place.
+            let at =
+                |e: DecodeError| Position::default().failure(&name, &bytes[..e.offset().min(bytes.len())], e);
+            for segment in bytes.chunks(SEGMENT) {
+                decoded.clear();
+                stream.feed(segment, &mut decoded).map_err(at)?;
+                out.write_all(&decoded)?;
+                progress.advance(segment.len());
+            }
+            decoded.clear();
+            stream.finish(&mut decoded).map_err(at)?;
+            out.write_all(&decoded)?;
+            continue;
+        }
         let mut position = Position::default();
         loop {
             let piece = input.next(&mut buf)?;
@@ -28,6 +50,7 @@ pub fn run(decoder: Decoder, files: &[PathBuf], out: &mut Output) -> Result<(), 
             stream.feed(chunk, &mut decoded).map_err(|e| position.failure(&name, chunk, e))?;
             out.write_all(&decoded)?;
             position.advance(chunk);
+            progress.advance(chunk.len());
             if piece.short {
                 out.flush()?;
             }

@@ -5,26 +5,43 @@ use std::path::PathBuf;
 use pctenc::{Encoder, StreamEncoder};
 
 use super::Failure;
-use super::input::{CHUNK, Input};
+use super::input::{CHUNK, Input, SEGMENT};
 use super::output::Output;
+use super::progress::Progress;
 
-pub fn run(encoder: &Encoder, binary: bool, files: &[PathBuf], out: &mut Output) -> Result<(), Failure> {
+pub fn run(
+    encoder: &Encoder,
+    binary: bool,
+    files: &[PathBuf],
+    out: &mut Output,
+    progress: &Progress,
+) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
     let mut encoded = Vec::with_capacity(CHUNK * 3);
     for path in Input::all(files) {
         // Each input is a stream of its own.
         let mut input = Input::open(&path)?;
         let mut stream = ChunkEncoder::new(*encoder, binary);
-        loop {
-            let piece = input.next(&mut buf)?;
-            if piece.bytes.is_empty() {
-                break;
+        if let Some(bytes) = input.mapped() {
+            for segment in bytes.chunks(SEGMENT) {
+                encoded.clear();
+                stream.feed(segment, &mut encoded);
+                out.write_all(&encoded)?;
+                progress.advance(segment.len());
             }
-            encoded.clear();
-            stream.feed(piece.bytes, &mut encoded);
-            out.write_all(&encoded)?;
-            if piece.short {
-                out.flush()?;
+        } else {
+            loop {
+                let piece = input.next(&mut buf)?;
+                if piece.bytes.is_empty() {
+                    break;
+                }
+                encoded.clear();
+                stream.feed(piece.bytes, &mut encoded);
+                out.write_all(&encoded)?;
+                progress.advance(piece.bytes.len());
+                if piece.short {
+                    out.flush()?;
+                }
             }
         }
         encoded.clear();

@@ -65,8 +65,17 @@ impl Input {
         Ok(Input { name: path.display().to_string(), source })
     }
 
-    /// The next piece of the input, empty at its end. A mapped file gives [`SEGMENT`]
-    /// bytes at a time; a stream what one read of up to `buf.len()` bytes gives, in `buf`.
+    /// The whole input, when it is a regular file (mapped).
+    pub fn mapped(&self) -> Option<&[u8]> {
+        match &self.source {
+            Source::Mapped { map, .. } => Some(map),
+            Source::Empty => Some(&[]),
+            Source::Stream(_) => None,
+        }
+    }
+
+    /// The next piece of the input, empty at its end: what one read of up to `buf.len()`
+    /// bytes gives, in `buf` (a mapped file: the next [`SEGMENT`] bytes, not copied).
     /// `short` tells that a read came back short: nothing more is there yet, so output
     /// should be passed on now (`tail -f log | pctenc encode`).
     pub fn next<'a>(&'a mut self, buf: &'a mut [u8]) -> Result<Piece<'a>, Failure> {

@@ -8,6 +8,7 @@ mod info;
 mod input;
 mod normalize;
 mod output;
+mod progress;
 mod sets;
 
 use std::fmt;
@@ -16,6 +17,7 @@ use std::path::Path;
 
 use args::{Cli, Command};
 use output::Output;
+use progress::Progress;
 
 /// Why a run failed; printed as one line on stderr.
 #[derive(Debug)]
@@ -68,12 +70,21 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             Failure::Usage(format!("backend {backend} is not available on this CPU (see 'pctenc info')"))
         })?,
     };
+    // One pool for the run: `-j N` threads, or one per core.
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = cli.threads {
+        pool = pool.num_threads(n.into());
+    }
+    pool.build_global()
+        .map_err(|e| Failure::Usage(format!("cannot start {} threads: {e}", cli.threads.unwrap_or(0))))?;
+    let progress =
+        |files: &[std::path::PathBuf]| Progress::new(input::Input::known_size(files), !cli.no_progress);
     match cli.command {
         Command::Encode(args) => {
             let set = args.set.effective_set().map_err(Failure::Usage)?;
             let encoder = engine.encoder(set).lowercase(args.lowercase).keep_escapes(args.keep_escapes);
             let mut out = Output::open(args.io.output.as_deref())?;
-            encode::run(&encoder, args.binary, &args.io.files, &mut out)?;
+            encode::run(&encoder, args.binary, &args.io.files, &mut out, &progress(&args.io.files))?;
             out.finish()
         }
         Command::Decode(args) => {
@@ -92,7 +103,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 decoder = decoder.keep_encoded(set);
             }
             let mut out = Output::open(args.io.output.as_deref())?;
-            decode::run(decoder, &args.io.files, &mut out)?;
+            decode::run(decoder, &args.io.files, &mut out, &progress(&args.io.files))?;
             out.finish()
         }
         Command::Normalize(args) => {
