@@ -43,7 +43,13 @@
 //! the lazy form and re-quoting; [`Decoder`] chooses between strict and lenient escapes, `+`
 //! as space and the three UTF-8 modes ([`Utf8Mode`]), and can keep some escapes as written
 //! (`decodeURI`), decode `%uXXXX` (`unescape`) and reject escapes of bytes such as `/` or NUL
-//! ([`Reject`]). [`StreamDecoder`] decodes input that arrives in pieces.
+//! ([`Reject`]).
+//!
+//! Input that arrives in pieces (a pipe, a socket, a large file) goes through
+//! [`StreamEncoder`] and [`StreamDecoder`], or through the [`io`] adapters, which encode or
+//! decode what goes through a `std::io` reader or writer ([`EncodeWriter`], [`DecodeWriter`],
+//! [`EncodeReader`], [`DecodeReader`]). Either way the output is the one-shot output whatever
+//! the pieces, and memory stays bounded.
 //!
 //! | need | call |
 //! |---|---|
@@ -59,6 +65,8 @@
 //! | read or write form pairs (`a=1&b=two+words`), as `URLSearchParams` | [`form::parse`], [`form::serialize`], [`form::Serializer`] |
 //! | encode half-encoded input, keeping its escapes (re-quote) | [`requote`], [`Encoder::keep_escapes`] |
 //! | RFC 3986 normalization: uppercase hex, decode unreserved escapes | [`normalize`], [`normalize_slice`], [`normalize_in_place`] |
+//! | encode or decode input that arrives in pieces | [`StreamEncoder`], [`StreamDecoder`] |
+//! | encode or decode through a `Read` or a `Write`, in bounded memory | [`EncodeWriter`], [`DecodeWriter`], [`EncodeReader`], [`DecodeReader`] |
 //!
 //! # Coming from the `percent-encoding` crate
 //!
@@ -76,9 +84,11 @@
 //!
 //! # Features
 //!
-//! - `std` (default): `std::error::Error` through `core::error::Error`, and `alloc`.
-//! - `alloc` (enabled by `std`): the functions that return owned data. Without it, the crate
-//!   is `no_std` and offers the slice, in-place and lazy APIs.
+//! - `std` (default): `std::error::Error` through `core::error::Error`, the [`io`] adapters,
+//!   and `alloc`.
+//! - `alloc` (enabled by `std`): the functions that return owned data, and the stream
+//!   encoder and decoder. Without it, the crate is `no_std` and offers the slice, in-place
+//!   and lazy APIs.
 //! - `cli` (default): what the `pctenc` binary needs (`clap`). Libraries should depend on
 //!   pctenc with `default-features = false, features = ["std"]`.
 
@@ -98,6 +108,8 @@ mod error;
 #[cfg(feature = "alloc")]
 pub mod form;
 mod hex;
+#[cfg(feature = "std")]
+pub mod io;
 mod normalize;
 #[cfg(feature = "rayon")]
 mod par;
@@ -122,6 +134,8 @@ pub use encode::StreamEncoder;
 pub use encode::{Encoder, PercentEncode};
 pub use engine::{Backend, Engine};
 pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};
+#[cfg(feature = "std")]
+pub use io::{DecodeReader, DecodeWriter, EncodeReader, EncodeWriter};
 #[cfg(feature = "alloc")]
 pub use normalize::normalize;
 pub use normalize::{normalize_in_place, normalize_slice};

@@ -61,6 +61,18 @@ impl StreamDecoder {
         }
     }
 
+    /// The decoder whose rules this stream follows.
+    ///
+    /// ```
+    /// use pctenc::{Decoder, StreamDecoder};
+    ///
+    /// let stream = StreamDecoder::new(Decoder::FORM);
+    /// assert!(stream.decoder().is_plus_as_space());
+    /// ```
+    pub fn decoder(&self) -> &Decoder {
+        &self.decoder
+    }
+
     /// The number of input bytes fed so far.
     ///
     /// ```

@@ -77,11 +77,11 @@ impl StreamEncoder {
         self.fed = self.fed.saturating_add(input.len());
         let mut rest = input;
         if self.held_len > 0 {
-            // Settle the held bytes with the first bytes of `input`. Four are enough: the
-            // rule holds back at most three, so at least the held bytes come out.
+            // Settle the held bytes with the first bytes of `input`. Three are enough: the
+            // rule holds back at most three bytes, so the held ones come out.
             let held = self.held_len;
-            let take = input.len().min(4);
-            let mut joined = [0u8; 7];
+            let take = input.len().min(3);
+            let mut joined = [0u8; 6];
             joined[..held].copy_from_slice(&self.held[..held]);
             joined[held..held + take].copy_from_slice(&input[..take]);
             let joined = &joined[..held + take];
@@ -91,7 +91,7 @@ impl StreamEncoder {
                 self.hold(&joined[ready..]);
                 return;
             }
-            // `ready > held`: the stream goes on from there with nothing held.
+            // `ready >= held`: the stream goes on from there with nothing held.
             rest = &input[ready - held..];
         }
         let ready = rest.len() - held_back(&self.encoder, rest);
@@ -197,9 +197,9 @@ mod tests {
         assert_eq!(held_back(&iri, b"a%"), 0);
     }
 
-    /// Feeding four bytes after held ones always settles them (the `ready > held` step).
+    /// Three bytes after held ones settle them (the `ready >= held` step).
     #[test]
-    fn held_bytes_are_settled_by_four_more() {
+    fn held_bytes_are_settled_by_three_more() {
         let both = Encoder::new(sets::PATH.with_iri(true)).keep_escapes(true);
         let mut out = Vec::new();
         let mut stream = StreamEncoder::new(both);
@@ -209,5 +209,9 @@ mod tests {
         assert_eq!((stream.held_len, &out[..]), (1, "😀%254%254".as_bytes()));
         stream.finish(&mut out);
         assert_eq!(out, "😀%254%254%25".as_bytes());
+        // The three bytes are all held in turn: the `%` alone comes out.
+        stream.feed(b"%", &mut out);
+        stream.feed("€x".as_bytes(), &mut out);
+        assert_eq!(&out[out.len() - 7..], "%25€x".as_bytes());
     }
 }
