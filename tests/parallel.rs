@@ -152,3 +152,70 @@ fn decode_equals_serial() {
     }
     println!("{checked} parallel decodings equal to serial");
 }
+
+/// Cuts of `len`: just after a `%` (inside an escape), inside a UTF-8 sequence, and plain,
+/// so that the pieces in between are large enough for the parallel path.
+fn cuts(input: &[u8]) -> Vec<usize> {
+    let t = PAR_THRESHOLD;
+    let mut cuts = Vec::new();
+    for nominal in [t + 5, 2 * t + 11, 3 * t + 17] {
+        if nominal >= input.len() {
+            break;
+        }
+        let after_pct = (nominal..input.len()).find(|&i| input[i - 1] == b'%').unwrap_or(nominal);
+        cuts.push(after_pct);
+    }
+    cuts
+}
+
+/// `StreamEncoder` and `StreamDecoder` fed pieces above the threshold (encoded in parallel,
+/// cut inside escapes and UTF-8 sequences) give the one-shot result.
+#[test]
+fn streams_of_large_pieces_equal_one_shot() {
+    let t = PAR_THRESHOLD;
+    let raw = text(4 * t, 0xA5A5_5A5A, RAW);
+    for encoder in [
+        pctenc::Encoder::new(sets::PATH.with_iri(true)).keep_escapes(true),
+        pctenc::Encoder::new(sets::RFC3986),
+    ] {
+        let mut stream = pctenc::StreamEncoder::new(encoder);
+        let mut got = Vec::new();
+        let mut from = 0;
+        for cut in cuts(&raw).into_iter().chain([raw.len()]) {
+            stream.feed(&raw[from..cut], &mut got);
+            from = cut;
+        }
+        stream.finish(&mut got);
+        assert!(got == encoder.encode(&raw).as_bytes(), "{encoder:?}");
+    }
+    let clean = text(4 * t, 0x0F0F_F0F0, ENCODED);
+    let mut inputs = vec![clean.clone()];
+    for bad in BAD {
+        let mut input = clean.clone();
+        let at = 3 * t - 1;
+        input.splice(at..at, bad.iter().copied());
+        inputs.push(input);
+    }
+    let decoders = [Decoder::new(), Decoder::new().lenient(true), Decoder::FORM, Decoder::URI_COMPONENT];
+    for input in &inputs {
+        for decoder in decoders {
+            let want = decoder.decode(input).map(|c| c.into_owned());
+            let mut stream = pctenc::StreamDecoder::new(decoder);
+            let mut got = Vec::new();
+            let mut from = 0;
+            let mut result = Ok(());
+            for cut in cuts(input).into_iter().chain([input.len()]) {
+                result = result.and_then(|()| stream.feed(&input[from..cut], &mut got));
+                from = cut;
+            }
+            let result = result.and_then(|()| stream.finish(&mut got));
+            match want {
+                Ok(want) => {
+                    assert_eq!(result, Ok(()), "{decoder:?}");
+                    assert!(got == want, "{decoder:?}");
+                }
+                Err(e) => assert_eq!(result, Err(e), "{decoder:?}"),
+            }
+        }
+    }
+}

@@ -663,7 +663,7 @@ impl Decoder {
     /// ```
     /// let path = "/files/r%C3%A9sum%C3%A9.pdf\n".repeat(20_000);
     /// let decoded = pctenc::Decoder::URI_COMPONENT.par_decode(&path).unwrap();
-    /// assert_eq!(decoded, pctenc::Decoder::URI_COMPONENT.decode(&path).unwrap());
+    /// assert_eq!(decoded, pctenc::Decoder::URI_COMPONENT.decode(&path).unwrap().into_owned());
     /// ```
     #[cfg(feature = "rayon")]
     pub fn par_decode(&self, input: impl AsRef<[u8]>) -> Result<Vec<u8>, DecodeError> {

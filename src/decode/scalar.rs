@@ -416,6 +416,13 @@ pub(crate) fn source_offset(input: &[u8], rules: Rules, index: usize) -> usize {
     }
 }
 
+/// How many `%` in `input[from..]` start a valid escape (are followed by two hex digits
+/// within `input`).
+#[cfg_attr(not(feature = "rayon"), allow(dead_code))]
+pub(crate) fn count_valid_escapes(input: &[u8], from: usize) -> usize {
+    memchr::memchr_iter(b'%', &input[from..]).filter(|&i| escape_at(input, from + i).is_some()).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -512,11 +519,4 @@ mod tests {
             assert_eq!(source_offset(input, rules, index), offset, "index {index}");
         }
     }
-}
-
-/// How many `%` in `input[from..]` start a valid escape (are followed by two hex digits
-/// within `input`).
-#[cfg_attr(not(feature = "rayon"), allow(dead_code))]
-pub(crate) fn count_valid_escapes(input: &[u8], from: usize) -> usize {
-    memchr::memchr_iter(b'%', &input[from..]).filter(|&i| escape_at(input, from + i).is_some()).count()
 }

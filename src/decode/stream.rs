@@ -14,6 +14,10 @@ use crate::{DecodeError, DecodeErrorKind};
 /// escape and the start of what may be its low half (`%uD83D%uDE0` | `0`). Error offsets
 /// count from the start of the whole stream.
 ///
+/// With the `rayon` feature, a piece of at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD)
+/// bytes is decoded on the rayon pool, as [`Decoder::par_decode_vec`] does: feed large
+/// pieces (a memory-mapped file in segments of megabytes) to use every core.
+///
 /// ```
 /// use pctenc::{Decoder, StreamDecoder, Utf8Mode};
 ///
@@ -106,27 +110,38 @@ impl StreamDecoder {
         if let Some(err) = self.failed {
             return Err(err);
         }
-        let pending = core::mem::take(&mut self.pending);
-        let src: Cow<'_, [u8]> = if pending.is_empty() {
-            Cow::Borrowed(input)
-        } else {
-            let mut joined = pending;
-            joined.extend_from_slice(input);
-            Cow::Owned(joined)
-        };
         let start = out.len();
-        match self.decode_piece(&src, out, last) {
-            Ok(read) => {
-                self.offset += read;
-                self.pending = src[read..].to_vec();
-                Ok(())
-            }
-            Err(err) => {
-                out.truncate(start);
-                self.failed = Some(err);
-                Err(err)
-            }
+        let result = self.run_pieces(input, out, last);
+        if let Err(err) = result {
+            out.truncate(start);
+            self.failed = Some(err);
         }
+        result
+    }
+
+    /// `run` without the error bookkeeping.
+    fn run_pieces(&mut self, mut input: &[u8], out: &mut Vec<u8>, last: bool) -> Result<(), DecodeError> {
+        if !self.pending.is_empty() {
+            // Settle the held-back bytes with the first bytes of `input` (joined in a copy),
+            // so that the rest of a large piece is decoded where it is, never copied. After
+            // sixteen more bytes the held-back ones are decoded: at most eleven wait.
+            let take = input.len().min(16);
+            let mut joined = core::mem::take(&mut self.pending);
+            joined.extend_from_slice(&input[..take]);
+            let whole = take == input.len();
+            let read = self.decode_piece(&joined, out, last && whole)?;
+            self.offset += read;
+            let unread = joined.len() - read;
+            if whole {
+                self.pending = joined[read..].to_vec();
+                return Ok(());
+            }
+            input = &input[take - unread..];
+        }
+        let read = self.decode_piece(input, out, last)?;
+        self.offset += read;
+        self.pending = input[read..].to_vec();
+        Ok(())
     }
 
     /// Decodes `src` (which starts at `self.offset`) after the carried UTF-8 bytes, and
@@ -136,12 +151,8 @@ impl StreamDecoder {
         let start = out.len();
         out.extend_from_slice(&self.carry[..self.carried]);
         let decoded_start = out.len();
-        out.resize(decoded_start + src.len(), 0);
-        let read = match self.decoder.bytes(src, &mut out[decoded_start..], last) {
-            Ok(step) => {
-                out.truncate(decoded_start + step.written);
-                step.read
-            }
+        let read = match self.decode_bytes(src, out, last) {
+            Ok(read) => read,
             Err(err) => {
                 let before = self.decoder.decoded_before(src, err);
                 if self.decoder.utf8 == Utf8Mode::Strict
@@ -179,6 +190,25 @@ impl StreamDecoder {
             out.extend_from_slice(fixed.as_bytes());
         }
         Ok(read)
+    }
+
+    /// Decodes `src` as bytes, appending to `out`, and returns how much of it was read. On an
+    /// error, `out` holds (at least) the bytes decoded before it.
+    fn decode_bytes(&self, src: &[u8], out: &mut Vec<u8>, last: bool) -> Result<usize, DecodeError> {
+        #[cfg(feature = "rayon")]
+        if src.len() >= crate::PAR_THRESHOLD
+            && crate::par::splits(&self.decoder)
+            && let Ok(step) = crate::par::decode_bytes(&self.decoder, src, out, crate::par::CHUNK, last)
+        {
+            return Ok(step.read);
+        }
+        // (After an error in the parallel pass, the serial decoder finds it again, with the
+        // bytes before it.)
+        let start = out.len();
+        out.resize(start + src.len(), 0);
+        let step = self.decoder.bytes(src, &mut out[start..], last)?;
+        out.truncate(start + step.written);
+        Ok(step.read)
     }
 
     /// The error for an invalid UTF-8 sequence that starts at index `at` of the bytes this

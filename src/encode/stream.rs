@@ -13,6 +13,9 @@ use super::Encoder;
 /// escape; with an IRI set, an unfinished UTF-8 sequence, which is kept raw only once whole.
 /// That is at most three bytes; [`finish`](StreamEncoder::finish) encodes them.
 ///
+/// With the `rayon` feature, a piece of at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD)
+/// bytes is encoded on the rayon pool, as [`Encoder::par_encode_vec`] does.
+///
 /// ```
 /// use pctenc::{sets, Encoder, StreamEncoder};
 ///
@@ -123,6 +126,9 @@ impl StreamEncoder {
     /// Every byte of output goes through here.
     fn encode_piece(&self, data: &[u8], out: &mut Vec<u8>) {
         if !data.is_empty() {
+            #[cfg(feature = "rayon")]
+            self.encoder.par_encode_vec(data, out);
+            #[cfg(not(feature = "rayon"))]
             self.encoder.encode_vec(data, out);
         }
     }
