@@ -24,12 +24,12 @@ import os
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PCTENC = os.path.join(ROOT, "target", "release", "pctenc")
 EXAMPLE = os.path.join(ROOT, "target", "release", "examples", "large_input")
+GNU_TIME = "/usr/bin/time"  # Debian package `time`
 
 
 def build():
@@ -63,36 +63,33 @@ def in_memory(path, op, threads=None):
 
 
 def stream(command, source, total):
-    """Pushes `total` bytes of `source` (repeated) through `pctenc <command>` from a pipe to a
-    pipe. Returns (peak RSS in MiB, input GB/s)."""
-    proc = subprocess.Popen([PCTENC] + command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    drained = [0]
+    """Pushes `source` repeated to `total` bytes (by `cat`, from a pipe) through
+    `pctenc <command>`, whose stdout is a pipe drained by another `cat`. Returns (peak RSS of
+    the pctenc process in MiB, input GB/s, bytes sent).
 
-    def drain():
-        while True:
-            data = proc.stdout.read(1 << 20)
-            if not data:
-                return
-            drained[0] += len(data)
-
-    reader = threading.Thread(target=drain)
-    reader.start()
+    The peak RSS comes from GNU time, which forks pctenc from a small process: a process
+    forked from this Python interpreter would count the interpreter's memory as its own
+    (Linux keeps the high-water mark across exec)."""
+    repeats = max(1, round(total / os.path.getsize(source)))
+    rss_file = os.path.join(os.path.dirname(source), "rss.txt")
+    feeder = subprocess.Popen(["sh", "-c", f'for i in $(seq {repeats}); do cat "$0"; done', source],
+                              stdout=subprocess.PIPE)
     start = time.perf_counter()
-    with open(source, "rb") as f:
-        block = f.read(8 << 20)
-    sent = 0
-    while sent < total:
-        # Whole blocks only: each ends at a line end, so the stream stays valid input.
-        proc.stdin.write(block)
-        sent += len(block)
-    proc.stdin.close()
-    _, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.Popen([GNU_TIME, "-f", "%M", "-o", rss_file, PCTENC] + command,
+                            stdin=feeder.stdout, stdout=subprocess.PIPE)
+    sink = subprocess.Popen(["cat"], stdin=proc.stdout, stdout=subprocess.DEVNULL)
+    feeder.stdout.close()
+    proc.stdout.close()
+    status = proc.wait()
     elapsed = time.perf_counter() - start
-    reader.join()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        sys.exit(f"pctenc {' '.join(command)} from a pipe failed with status {proc.returncode}")
-    return usage.ru_maxrss / 1024, sent / elapsed / 1e9, sent
+    feeder.wait()
+    sink.wait()
+    if status != 0:
+        sys.exit(f"pctenc {' '.join(command)} from a pipe failed with status {status}")
+    with open(rss_file) as f:
+        rss_kib = int(f.read().split()[-1])
+    sent = repeats * os.path.getsize(source)
+    return rss_kib / 1024, sent / elapsed / 1e9, sent
 
 
 def cut_at_line(path, size):
@@ -110,6 +107,8 @@ def main():
     ap.add_argument("--dir", default=os.path.join(ROOT, "target", "large"))
     args = ap.parse_args()
 
+    if not os.access(GNU_TIME, os.X_OK):
+        sys.exit(f"{GNU_TIME} (GNU time, Debian package `time`) is needed to measure peak memory")
     build()
     os.makedirs(args.dir, exist_ok=True)
     log = os.path.join(args.dir, "access.log")

@@ -6,10 +6,13 @@
 //! chunk its own disjoint slot of one allocation, which a second parallel pass fills. The
 //! output is the serial output byte for byte, whatever the number of threads.
 
+use alloc::vec;
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
 use rayon::prelude::*;
+
+use std::io::{self, Write};
 
 use crate::decode::scalar::Step;
 use crate::{DecodeError, Decoder, Encoder, Utf8Mode, simd};
@@ -104,14 +107,19 @@ fn fill_slots(
     filled
 }
 
-/// Encodes `input` into `out` (appended), in parallel chunks of about `chunk` bytes.
-pub(crate) fn encode_vec(encoder: &Encoder, input: &[u8], out: &mut Vec<u8>, chunk: usize) {
+/// `input` cut into chunks of about `chunk` bytes that encode independently.
+fn encode_pieces<'a>(encoder: &Encoder, input: &'a [u8], chunk: usize) -> Vec<&'a [u8]> {
     let requote = encoder.is_keeping_escapes();
     let iri = encoder.set().is_iri();
     let cuts = borders(input, chunk, |at| {
         (!requote || outside_escape(input, at)) && (!iri || at_char_boundary(input, at))
     });
-    let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &input[w[0]..w[1]]).collect();
+    cuts.windows(2).map(|w| &input[w[0]..w[1]]).collect()
+}
+
+/// Encodes `input` into `out` (appended), in parallel chunks of about `chunk` bytes.
+pub(crate) fn encode_vec(encoder: &Encoder, input: &[u8], out: &mut Vec<u8>, chunk: usize) {
+    let pieces = encode_pieces(encoder, input, chunk);
     let lens: Vec<Option<usize>> = pieces.par_iter().map(|p| encoder.checked_encoded_len(p)).collect();
     let lens: Option<Vec<usize>> = lens.into_iter().collect();
     let total = lens.as_ref().and_then(|lens| lens.iter().try_fold(0usize, |t, &n| t.checked_add(n)));
@@ -175,15 +183,7 @@ pub(crate) fn decode_bytes(
     last: bool,
 ) -> Result<Step, DecodeError> {
     let start = out.len();
-    // The chunks end at `cut`; what follows (an escape the next input may finish) is left to
-    // the serial decoder, which knows what to hold back.
-    let mut cut = input.len();
-    if !last {
-        cut = cut.saturating_sub(2);
-        while cut > 0 && !outside_escape(input, cut) {
-            cut -= 1;
-        }
-    }
+    let cut = body_end(input, last);
     let body = &input[..cut];
     let engine = decoder.engine_in_use();
     let cuts = borders(body, chunk, |at| outside_escape(body, at));
@@ -237,6 +237,181 @@ fn utf8_valid(bytes: &[u8], chunk: usize) -> bool {
             || (at >= 3 && bytes[at - 3..at].iter().all(|&b| matches!(b, 0x80..=0xBF)))
     });
     cuts.par_windows(2).all(|w| crate::decode::utf8::is_valid(&bytes[w[0]..w[1]]))
+}
+
+/// Input bytes per chunk of the writing paths ([`encode_to`], [`decode_to`]): each chunk's
+/// output goes to a buffer of its own, reused from window to window, which stays in the
+/// core's L2 cache while it is written.
+pub(crate) const WRITE_CHUNK: usize = 128 * 1024;
+
+/// Chunks per thread in one window of the writing paths: enough to balance the load, few
+/// enough to bound memory (about `3 * WRITE_CHUNK` per chunk in the worst case).
+const WINDOW_PER_THREAD: usize = 8;
+
+/// A chunk's output buffer: `buf[..len]` is the output; all of `buf` is initialized, so it
+/// is reused without zeroing.
+#[derive(Default)]
+struct Slot {
+    buf: Vec<u8>,
+    len: usize,
+}
+
+/// Runs `work` over `pieces` a window at a time into reused slots, and writes each window's
+/// output to `out` in order while the next window is worked on. `work` fills a slot from a
+/// piece, or fails; on a failure, the output of the pieces before the failing one is written,
+/// and the failure is returned with its piece's index.
+fn windows<W, E>(
+    pieces: &[&[u8]],
+    out: &mut W,
+    work: impl Fn(&[u8], &mut Slot) -> Result<(), E> + Sync,
+) -> Result<(), (usize, Result<E, io::Error>)>
+where
+    W: Write + Send,
+    E: Send,
+{
+    let window = rayon::current_num_threads().max(1) * WINDOW_PER_THREAD;
+    // The buffers of this thread's last call: reused, so that large inputs fed in segments
+    // (a mapped file) do not allocate and fault in new buffers for each segment.
+    let (mut ready, mut next) = SLOTS.with(|slots| slots.take());
+    let result = windows_with(pieces, out, &work, window, &mut ready, &mut next);
+    SLOTS.with(|slots| slots.replace((ready, next)));
+    result
+}
+
+std::thread_local! {
+    static SLOTS: core::cell::RefCell<(Vec<Slot>, Vec<Slot>)> = const { core::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// [`windows`] with the two sets of slots: `ready` holds the window being written, `next`
+/// the one being worked on.
+fn windows_with<W, E>(
+    pieces: &[&[u8]],
+    out: &mut W,
+    work: &(impl Fn(&[u8], &mut Slot) -> Result<(), E> + Sync),
+    window: usize,
+    ready: &mut Vec<Slot>,
+    next: &mut Vec<Slot>,
+) -> Result<(), (usize, Result<E, io::Error>)>
+where
+    W: Write + Send,
+    E: Send,
+{
+    let run = |batch: &[&[u8]], slots: &mut Vec<Slot>| -> Vec<Result<(), E>> {
+        slots.resize_with(slots.len().max(batch.len()), Slot::default);
+        batch.par_iter().zip(slots.par_iter_mut()).map(|(piece, slot)| work(piece, slot)).collect()
+    };
+    let write = |out: &mut W, slots: &[Slot], n: usize| -> io::Result<()> {
+        slots[..n].iter().try_for_each(|slot| out.write_all(&slot.buf[..slot.len]))
+    };
+    let mut done = 0;
+    let mut results = run(&pieces[..window.min(pieces.len())], ready);
+    loop {
+        let count = results.len();
+        if let Some(bad) = results.iter().position(Result::is_err) {
+            write(out, ready, bad).map_err(|e| (done + bad, Err(e)))?;
+            let Some(Err(e)) = results.into_iter().nth(bad) else { unreachable!() };
+            return Err((done + bad, Ok(e)));
+        }
+        let upcoming = &pieces[(done + count).min(pieces.len())..(done + count + window).min(pieces.len())];
+        if upcoming.is_empty() {
+            return write(out, ready, count).map_err(|e| (done + count, Err(e)));
+        }
+        // Write this window on this thread while the pool works on the next one.
+        let (written, next_results) = rayon::join(|| write(out, ready, count), || run(upcoming, next));
+        written.map_err(|e| (done + count, Err(e)))?;
+        done += count;
+        results = next_results;
+        core::mem::swap(ready, next);
+    }
+}
+
+/// Encodes `input` and writes the encoding to `out`, in parallel chunks of about `chunk`
+/// bytes, a window of chunks at a time: one pass over the input, and memory bounded by the
+/// window whatever the input's size.
+pub(crate) fn encode_to<W: Write + Send>(
+    encoder: &Encoder,
+    input: &[u8],
+    out: &mut W,
+    chunk: usize,
+) -> io::Result<()> {
+    let pieces = encode_pieces(encoder, input, chunk);
+    let work = |piece: &[u8], slot: &mut Slot| -> Result<(), crate::BufferTooSmall> {
+        if slot.buf.len() < piece.len() {
+            // Room for a piece's encoding when a sixth of its bytes are escaped; a piece that
+            // needs more grows its buffer once (buffers are reused).
+            slot.buf.resize(piece.len() + piece.len() / 3 + 64, 0);
+        }
+        slot.len = match encoder.encode_slice(piece, &mut slot.buf) {
+            Ok(n) => n,
+            Err(short) => {
+                slot.buf.resize(short.needed(), 0);
+                encoder.encode_slice(piece, &mut slot.buf)?
+            }
+        };
+        Ok(())
+    };
+    windows(&pieces, out, work).map_err(|(_, e)| match e {
+        Err(e) => e,
+        // (Unreachable: the buffer was grown to the size the encoder asked for.)
+        Ok(short) => io::Error::other(short),
+    })
+}
+
+/// Why [`decode_to`] stopped.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    Decode(DecodeError),
+    Io(io::Error),
+}
+
+/// Decodes `input` as bytes (whatever the UTF-8 mode) and writes the output to `out`, in
+/// parallel chunks of about `chunk` bytes, a window at a time; as the serial decoder with
+/// `last`, except that on an error the output of the chunks before the failing one has been
+/// written. Returns how much of `input` was read (when not `last`, a `%` at the end that the
+/// next input may complete is left). `splits(decoder)` must hold.
+pub(crate) fn decode_to<W: Write + Send>(
+    decoder: &Decoder,
+    input: &[u8],
+    out: &mut W,
+    chunk: usize,
+    last: bool,
+) -> Result<usize, Stop> {
+    let cut = body_end(input, last);
+    let body = &input[..cut];
+    let cuts = borders(body, chunk, |at| outside_escape(body, at));
+    let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &body[w[0]..w[1]]).collect();
+    let work = |piece: &[u8], slot: &mut Slot| -> Result<(), DecodeError> {
+        // As bytes, the decoding is never longer than the input.
+        if slot.buf.len() < piece.len() {
+            slot.buf.resize(piece.len(), 0);
+        }
+        slot.len = decoder.bytes(piece, &mut slot.buf, true)?.written;
+        Ok(())
+    };
+    match windows(&pieces, out, work) {
+        Ok(()) => {}
+        Err((_, Err(e))) => return Err(Stop::Io(e)),
+        Err((at, Ok(e))) => return Err(Stop::Decode(e.shifted(cuts[at]))),
+    }
+    // The end held back from the chunks, decoded serially.
+    let mut tail = vec![0u8; input.len() - cut];
+    let step = decoder.bytes(&input[cut..], &mut tail, last).map_err(|e| Stop::Decode(e.shifted(cut)))?;
+    out.write_all(&tail[..step.written]).map_err(Stop::Io)?;
+    Ok(cut + step.read)
+}
+
+/// Where the chunks of a decode end: the end of the input when `last`; otherwise before the
+/// last two bytes, moved back out of any escape, leaving the serial decoder what the next
+/// input may complete.
+fn body_end(input: &[u8], last: bool) -> usize {
+    let mut cut = input.len();
+    if !last {
+        cut = cut.saturating_sub(2);
+        while cut > 0 && !outside_escape(input, cut) {
+            cut -= 1;
+        }
+    }
+    cut
 }
 
 #[cfg(test)]

@@ -29,9 +29,10 @@ pub fn run(
             let at =
                 |e: DecodeError| Position::default().failure(&name, &bytes[..e.offset().min(bytes.len())], e);
             for segment in bytes.chunks(SEGMENT) {
-                decoded.clear();
-                stream.feed(segment, &mut decoded).map_err(at)?;
-                out.write_all(&decoded)?;
+                stream.feed_to(segment, out).map_err(|e| match decode_error(&e) {
+                    Some(e) => at(e),
+                    None => out.error(e),
+                })?;
                 progress.advance(segment.len());
             }
             decoded.clear();
@@ -60,6 +61,11 @@ pub fn run(
         out.write_all(&decoded)?;
     }
     Ok(())
+}
+
+/// The decoding error an error of `StreamDecoder::feed_to` stands for, if it is one.
+fn decode_error(e: &std::io::Error) -> Option<DecodeError> {
+    e.get_ref()?.downcast_ref::<DecodeError>().copied()
 }
 
 /// Line bookkeeping for the input read so far.

@@ -1,8 +1,10 @@
 //! `pctenc encode`: line by line (each line's `\n` or `\r\n` kept) or every byte.
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 
 use pctenc::{Encoder, StreamEncoder};
+use rayon::prelude::*;
 
 use super::Failure;
 use super::input::{CHUNK, Input, SEGMENT};
@@ -17,16 +19,13 @@ pub fn run(
     progress: &Progress,
 ) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
-    let mut encoded = Vec::with_capacity(CHUNK * 3);
     for path in Input::all(files) {
         // Each input is a stream of its own.
         let mut input = Input::open(&path)?;
         let mut stream = ChunkEncoder::new(*encoder, binary);
         if let Some(bytes) = input.mapped() {
             for segment in bytes.chunks(SEGMENT) {
-                encoded.clear();
-                stream.feed(segment, &mut encoded);
-                out.write_all(&encoded)?;
+                stream.feed(segment, out).map_err(|e| out.error(e))?;
                 progress.advance(segment.len());
             }
         } else {
@@ -35,18 +34,14 @@ pub fn run(
                 if piece.bytes.is_empty() {
                     break;
                 }
-                encoded.clear();
-                stream.feed(piece.bytes, &mut encoded);
-                out.write_all(&encoded)?;
+                stream.feed(piece.bytes, out).map_err(|e| out.error(e))?;
                 progress.advance(piece.bytes.len());
                 if piece.short {
                     out.flush()?;
                 }
             }
         }
-        encoded.clear();
-        stream.finish(&mut encoded);
-        out.write_all(&encoded)?;
+        stream.finish(out).map_err(|e| out.error(e))?;
     }
     Ok(())
 }
@@ -62,6 +57,8 @@ struct ChunkEncoder {
     binary: bool,
     /// Line mode: the last read ended with a `\r`, not fed yet, which may start a `\r\n`.
     cr: bool,
+    /// Line mode: the output of lines encoded one by one, written at the end of each read.
+    small: Vec<u8>,
 }
 
 impl ChunkEncoder {
@@ -70,23 +67,26 @@ impl ChunkEncoder {
         // raw: a line's encoding does not depend on what is around it (a `%` or a UTF-8
         // sequence never continues across a line end), and `\r` occurs only in `\r\n`.
         let lines = encoder.with_set(encoder.set().remove(b'\n').remove(b'\r'));
-        ChunkEncoder { stream: StreamEncoder::new(encoder), lines, binary, cr: false }
+        ChunkEncoder { stream: StreamEncoder::new(encoder), lines, binary, cr: false, small: Vec::new() }
     }
 
-    /// Appends to `out` the encoding of `data`, the next read, as far as it is known.
-    fn feed(&mut self, data: &[u8], out: &mut Vec<u8>) {
+    /// Writes to `out` the encoding of `data`, the next read, as far as it is known. Large
+    /// reads are encoded on every thread, in one pass, and written as they go.
+    fn feed<W: Write + Send>(&mut self, data: &[u8], out: &mut W) -> io::Result<()> {
         if self.binary {
-            return self.stream.feed(data, out);
+            return self.stream.feed_to(data, out);
         }
+        let mut small = std::mem::take(&mut self.small);
+        small.clear();
         let mut rest = data;
         if self.cr && !rest.is_empty() {
             self.cr = false;
             match rest.strip_prefix(b"\n") {
                 Some(after) => {
-                    self.end_line(b"\r\n", out);
+                    self.end_line(b"\r\n", &mut small);
                     rest = after;
                 }
-                None => self.stream.feed(b"\r", out),
+                None => self.stream.feed(b"\r", &mut small),
             }
         }
         // Whole lines after the first: one call for all of them (on every thread when they
@@ -96,15 +96,20 @@ impl ChunkEncoder {
             && first < last
         {
             let (head, lines, tail) = (&rest[..=first], &rest[first + 1..=last], &rest[last + 1..]);
-            self.feed_lines(head, out);
+            self.feed_lines(head, &mut small);
             if has_lone_cr(lines) {
-                self.feed_lines(lines, out);
+                self.feed_lines(lines, &mut small);
             } else {
-                self.lines.par_encode_vec(lines, out);
+                out.write_all(&small)?;
+                small.clear();
+                self.lines.par_encode_to(lines, out)?;
             }
             rest = tail;
         }
-        self.feed_lines(rest, out);
+        self.feed_lines(rest, &mut small);
+        out.write_all(&small)?;
+        self.small = small;
+        Ok(())
     }
 
     /// Line mode: `rest`, which does not start right after a held-back `\r`, line by line.
@@ -125,12 +130,14 @@ impl ChunkEncoder {
         self.stream.feed(rest, out);
     }
 
-    /// Appends the encoding of what is left at the end of the input.
-    fn finish(&mut self, out: &mut Vec<u8>) {
+    /// Writes the encoding of what is left at the end of the input.
+    fn finish<W: Write>(&mut self, out: &mut W) -> io::Result<()> {
+        let mut small = Vec::new();
         if std::mem::take(&mut self.cr) {
-            self.stream.feed(b"\r", out);
+            self.stream.feed(b"\r", &mut small);
         }
-        self.stream.finish(out);
+        self.stream.finish(&mut small);
+        out.write_all(&small)
     }
 
     fn end_line(&mut self, ending: &[u8], out: &mut Vec<u8>) {
@@ -139,9 +146,15 @@ impl ChunkEncoder {
     }
 }
 
-/// Whether `lines` has a `\r` that is not followed by `\n`.
+/// Whether `lines` has a `\r` that is not followed by `\n`. Looked for on every thread: on
+/// large input a serial pass would cost a good part of the parallel encoding's time.
 fn has_lone_cr(lines: &[u8]) -> bool {
-    memchr::memchr_iter(b'\r', lines).any(|i| lines.get(i + 1) != Some(&b'\n'))
+    const PART: usize = 1 << 20;
+    (0..lines.len().div_ceil(PART)).into_par_iter().any(|k| {
+        let start = k * PART;
+        let part = &lines[start..(start + PART).min(lines.len())];
+        memchr::memchr_iter(b'\r', part).any(|i| lines.get(start + i + 1) != Some(&b'\n'))
+    })
 }
 
 #[cfg(test)]
@@ -155,10 +168,10 @@ mod tests {
         let mut out = Vec::new();
         let mut from = 0;
         for &to in cuts.iter().chain([&input.len()]) {
-            stream.feed(&input[from..to], &mut out);
+            stream.feed(&input[from..to], &mut out).unwrap();
             from = to;
         }
-        stream.finish(&mut out);
+        stream.finish(&mut out).unwrap();
         out
     }
 

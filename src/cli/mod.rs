@@ -64,19 +64,25 @@ impl fmt::Display for Failure {
 
 /// Runs one command.
 pub fn run(cli: Cli) -> Result<(), Failure> {
+    // One pool for the run: `-j N` threads, or one per core. The command runs on it, so
+    // that its parallel steps start there, with no hand-over from another thread.
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = cli.threads {
+        pool = pool.num_threads(n.into());
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| Failure::Usage(format!("cannot start {} threads: {e}", cli.threads.unwrap_or(0))))?;
+    pool.install(|| command(cli))
+}
+
+fn command(cli: Cli) -> Result<(), Failure> {
     let engine = match cli.backend {
         None => pctenc::Engine::detect(),
         Some(backend) => pctenc::Engine::new(backend).ok_or_else(|| {
             Failure::Usage(format!("backend {backend} is not available on this CPU (see 'pctenc info')"))
         })?,
     };
-    // One pool for the run: `-j N` threads, or one per core.
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = cli.threads {
-        pool = pool.num_threads(n.into());
-    }
-    pool.build_global()
-        .map_err(|e| Failure::Usage(format!("cannot start {} threads: {e}", cli.threads.unwrap_or(0))))?;
     let progress =
         |files: &[std::path::PathBuf]| Progress::new(input::Input::known_size(files), !cli.no_progress);
     match cli.command {

@@ -6,11 +6,13 @@ use std::path::{Path, PathBuf};
 
 use super::Failure;
 
-const BUFFER: usize = 256 * 1024;
+/// Small writes (lines encoded one by one) are gathered up to this size; larger ones, such
+/// as the parallel encoder's chunks, go straight through without a copy.
+const BUFFER: usize = 64 * 1024;
 
 /// The output of one run.
 pub enum Output {
-    Stdout(BufWriter<io::StdoutLock<'static>>),
+    Stdout(BufWriter<Stdout>),
     /// A temporary file beside the target, renamed onto it by [`Output::finish`]. Dropping it
     /// without `finish` deletes it, so a failed run never leaves a partial file.
     File {
@@ -22,7 +24,8 @@ pub enum Output {
 impl Output {
     pub fn open(target: Option<&Path>) -> Result<Output, Failure> {
         let Some(target) = target else {
-            return Ok(Output::Stdout(BufWriter::with_capacity(BUFFER, io::stdout().lock())));
+            let stdout = stdout().map_err(|e| Failure::io(Path::new("<stdout>"), e))?;
+            return Ok(Output::Stdout(BufWriter::with_capacity(BUFFER, stdout)));
         };
         let dir = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
@@ -71,12 +74,34 @@ impl Output {
         }
     }
 
-    fn error(&self, e: io::Error) -> Failure {
+    /// The failure for an error writing to this output.
+    pub fn error(&self, e: io::Error) -> Failure {
         match self {
             Output::Stdout(_) => Failure::io(Path::new("<stdout>"), e),
             Output::File { target, .. } => Failure::io(target, e),
         }
     }
+}
+
+/// Standard output, written directly: `io::Stdout` is line-buffered, and searches every
+/// large write for its last line break, which for output of megabytes costs as much as
+/// encoding it.
+#[cfg(unix)]
+type Stdout = std::fs::File;
+#[cfg(not(unix))]
+type Stdout = io::StdoutLock<'static>;
+
+/// A new descriptor for fd 1 (dup): writes go to the same open file, with no buffering in
+/// between.
+#[cfg(unix)]
+fn stdout() -> io::Result<Stdout> {
+    use std::os::fd::AsFd;
+    Ok(std::fs::File::from(io::stdout().as_fd().try_clone_to_owned()?))
+}
+
+#[cfg(not(unix))]
+fn stdout() -> io::Result<Stdout> {
+    Ok(io::stdout().lock())
 }
 
 #[cfg(unix)]
@@ -92,5 +117,30 @@ fn set_permissions(path: &Path, existing: Option<fs::Permissions>) -> io::Result
     match existing {
         Some(perms) => fs::set_permissions(path, perms),
         None => Ok(()),
+    }
+}
+
+/// For the library's writing paths (`feed_to`); their errors are turned into failures with
+/// [`Output::error`].
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File { temp, .. } => temp.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.write_all(buf),
+            Output::File { temp, .. } => temp.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File { temp, .. } => temp.flush(),
+        }
     }
 }

@@ -416,6 +416,20 @@ pub(crate) fn source_offset(input: &[u8], rules: Rules, index: usize) -> usize {
     }
 }
 
+/// [`source_offset`] counted back from `end` (a token boundary), for vectorizable rules
+/// (every escape `%HH`, one output byte): the offset of the bytes that decode to the output
+/// byte `back` bytes before the decoding of `input[..end]` ends. Reading backwards is exact
+/// here: a `%HH` that ends a token boundary is always an escape, since its `%` cannot be a
+/// digit of an escape before it. It costs `back` steps instead of a pass over the input.
+pub(crate) fn source_offset_back(input: &[u8], end: usize, back: usize) -> usize {
+    let mut at = end;
+    for _ in 0..back {
+        let escape = at >= 3 && input[at - 3] == b'%' && escape_at(input, at - 3).is_some();
+        at = at.saturating_sub(if escape { 3 } else { 1 });
+    }
+    at
+}
+
 /// How many `%` in `input[from..]` start a valid escape (are followed by two hex digits
 /// within `input`).
 #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
@@ -425,6 +439,24 @@ pub(crate) fn count_valid_escapes(input: &[u8], from: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn source_offset_back_agrees_with_source_offset() {
+        let rules = [
+            Rules { lenient: true, plus: true, legacy_u: false, keep: 0, keep_high: false, reject: 0 },
+            Rules { lenient: false, plus: false, legacy_u: false, keep: 0, keep_high: false, reject: 0 },
+        ];
+        for input in [&b"a%41%%42+%4%zz%C3%A9x"[..], b"%41%42", b"%%%41", b"abc", b""] {
+            for rules in rules {
+                let mut out = [0u8; 64];
+                let Ok(step) = decode(input, &mut out, rules, true) else { continue };
+                for back in 0..=step.written {
+                    let forward = source_offset(input, rules, step.written - back);
+                    assert_eq!(source_offset_back(input, step.read, back), forward, "{input:?} back {back}");
+                }
+            }
+        }
+    }
+
     use super::*;
 
     const STRICT: Rules = Rules::basic(false, false);

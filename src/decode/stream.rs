@@ -106,6 +106,77 @@ impl StreamDecoder {
         result
     }
 
+    /// [`feed`](StreamDecoder::feed), writing the output to `out` instead of appending it to
+    /// a `Vec`. A large piece (at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD) bytes) with
+    /// [`Utf8Mode::Bytes`] is decoded on every thread of the rayon pool in one pass, a window
+    /// of chunks at a time into reused buffers, and written as it goes: memory stays bounded
+    /// (a few MiB) however large the piece, such as a memory-mapped file of gigabytes. The
+    /// other modes, `%u` and kept escapes decode the piece into memory first
+    /// ([`feed`](StreamDecoder::feed)), then write it.
+    ///
+    /// A decoding error is an [`io::Error`](std::io::Error) of kind
+    /// [`InvalidData`](std::io::ErrorKind::InvalidData) that wraps the [`DecodeError`] (offset
+    /// from the start of the stream), as in [`pctenc::io`](crate::io); unlike
+    /// [`feed`](StreamDecoder::feed), the output of the piece before the error may have been
+    /// written. After an error of `out` the stream should not go on.
+    ///
+    /// ```
+    /// use pctenc::{Decoder, DecodeError, StreamDecoder};
+    ///
+    /// let input = "caf%C3%A9 ".repeat(50_000);
+    /// let mut stream = StreamDecoder::new(Decoder::new());
+    /// let mut file = Vec::new(); // any `io::Write + Send`
+    /// stream.feed_to(input.as_bytes(), &mut file).unwrap();
+    /// stream.finish(&mut file).unwrap();
+    /// assert_eq!(file, "café ".repeat(50_000).as_bytes());
+    ///
+    /// let err = StreamDecoder::new(Decoder::new()).feed_to(b"100%!", &mut file).unwrap_err();
+    /// let err = err.get_ref().and_then(|e| e.downcast_ref::<DecodeError>()).unwrap();
+    /// assert_eq!(err.offset(), 3);
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn feed_to<W: std::io::Write + Send>(&mut self, input: &[u8], out: &mut W) -> std::io::Result<()> {
+        use crate::io::invalid_data;
+        if let Some(err) = self.failed {
+            return Err(invalid_data(err));
+        }
+        if self.decoder.utf8 != Utf8Mode::Bytes
+            || !crate::par::splits(&self.decoder)
+            || input.len() < crate::PAR_THRESHOLD
+        {
+            let mut decoded = Vec::new();
+            self.feed(input, &mut decoded).map_err(invalid_data)?;
+            return out.write_all(&decoded);
+        }
+        let mut rest = input;
+        if !self.pending.is_empty() {
+            // Settle the held-back bytes with the next sixteen, as `run_pieces` does.
+            let take = 16;
+            let mut joined = core::mem::take(&mut self.pending);
+            joined.extend_from_slice(&input[..take]);
+            let mut decoded = Vec::new();
+            let read =
+                self.decode_piece(&joined, &mut decoded, false).inspect_err(|&e| self.failed = Some(e));
+            let read = read.map_err(invalid_data)?;
+            self.offset += read;
+            out.write_all(&decoded)?;
+            rest = &input[take - (joined.len() - read)..];
+        }
+        match crate::par::decode_to(&self.decoder, rest, out, crate::par::WRITE_CHUNK, false) {
+            Ok(read) => {
+                self.offset += read;
+                self.pending = rest[read..].to_vec();
+                Ok(())
+            }
+            Err(crate::par::Stop::Decode(e)) => {
+                let e = e.shifted(self.offset);
+                self.failed = Some(e);
+                Err(invalid_data(e))
+            }
+            Err(crate::par::Stop::Io(e)) => Err(e),
+        }
+    }
+
     fn run(&mut self, input: &[u8], out: &mut Vec<u8>, last: bool) -> Result<(), DecodeError> {
         if let Some(err) = self.failed {
             return Err(err);
@@ -177,8 +248,16 @@ impl StreamDecoder {
         // Keep the bytes from `end` on for the next piece.
         let tail = out.len() - end;
         let tail_index = end - start;
-        if tail_index >= self.carried {
-            self.carried_at = self.offset + scalar::source_offset(src, rules, tail_index - self.carried);
+        if tail > 0 && tail_index >= self.carried {
+            // Where the held-back bytes came from (for an error the next piece may reveal),
+            // found from the end: a pass over a large piece for a few bytes would cost as much
+            // as decoding it.
+            let from = if rules.vectorizable() {
+                scalar::source_offset_back(src, read, tail)
+            } else {
+                scalar::source_offset(src, rules, tail_index - self.carried)
+            };
+            self.carried_at = self.offset + from;
         }
         self.carry[..tail].copy_from_slice(&out[end..]);
         self.carried = tail;

@@ -391,6 +391,38 @@ impl Encoder {
         }
     }
 
+    /// Writes the encoding of `input` to `out`, using every thread of the rayon pool when
+    /// `input` is large (at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD) bytes). Unlike
+    /// [`par_encode_vec`](Encoder::par_encode_vec), the output is never assembled in memory:
+    /// chunks are encoded a window at a time into reused buffers and written in order while
+    /// the next window is encoded, so memory stays bounded (a few MiB) however large the
+    /// input, and the input is read once.
+    ///
+    /// On an error of `out`, part of the encoding may have been written.
+    ///
+    /// ```
+    /// let log = "GET /caf\u{e9} 200\n".repeat(50_000);
+    /// let enc = pctenc::Encoder::new(pctenc::sets::PATH);
+    /// let mut file = Vec::new(); // any `io::Write + Send`
+    /// enc.par_encode_to(&log, &mut file).unwrap();
+    /// assert_eq!(file, enc.encode(&log).as_bytes());
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn par_encode_to<W: std::io::Write + Send>(
+        &self,
+        input: impl AsRef<[u8]>,
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        let input = input.as_ref();
+        if input.len() < crate::PAR_THRESHOLD {
+            let mut encoded = Vec::new();
+            self.encode_vec(input, &mut encoded);
+            out.write_all(&encoded)
+        } else {
+            crate::par::encode_to(self, input, out, crate::par::WRITE_CHUNK)
+        }
+    }
+
     /// The encoding of `input` as a `String`, on every thread of the rayon pool when `input`
     /// is large: [`par_encode_vec`](Encoder::par_encode_vec).
     ///

@@ -77,6 +77,42 @@ impl StreamEncoder {
     ///
     /// Only where any `Vec` growth panics: when the output's length overflows `usize`.
     pub fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) {
+        self.feed_with(input, |encoder, data| encode_piece(encoder, data, out));
+    }
+
+    /// [`feed`](StreamEncoder::feed), writing the encoding to `out` instead of appending it
+    /// to a `Vec`. A large piece (at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD) bytes) is
+    /// encoded on every thread of the rayon pool in one pass, a window of chunks at a time
+    /// into reused buffers, and written as it goes: memory stays bounded (a few MiB) however
+    /// large the piece, such as a memory-mapped file of gigabytes.
+    ///
+    /// On an error of `out`, part of the piece's encoding may have been written, and the
+    /// stream should not go on.
+    ///
+    /// ```
+    /// use pctenc::{sets, Encoder, StreamEncoder};
+    ///
+    /// let mut stream = StreamEncoder::new(Encoder::new(sets::COMPONENT));
+    /// let mut file = Vec::new(); // any `io::Write + Send`
+    /// stream.feed_to("a b ".repeat(100_000).as_bytes(), &mut file).unwrap();
+    /// stream.finish(&mut file);
+    /// assert_eq!(&file[..12], b"a%20b%20a%20");
+    /// ```
+    #[cfg(feature = "rayon")]
+    pub fn feed_to<W: std::io::Write + Send>(&mut self, input: &[u8], out: &mut W) -> std::io::Result<()> {
+        let mut result = Ok(());
+        self.feed_with(input, |encoder, data| {
+            if result.is_err() || data.is_empty() {
+                return;
+            }
+            result = encoder.par_encode_to(data, out);
+        });
+        result
+    }
+
+    /// Feeds `input`, handing every piece of it whose encoding is settled to `emit`, in
+    /// order, and holding back the rest.
+    fn feed_with(&mut self, input: &[u8], mut emit: impl FnMut(&Encoder, &[u8])) {
         self.fed = self.fed.saturating_add(input.len());
         let mut rest = input;
         if self.held_len > 0 {
@@ -89,7 +125,7 @@ impl StreamEncoder {
             joined[held..held + take].copy_from_slice(&input[..take]);
             let joined = &joined[..held + take];
             let ready = joined.len() - held_back(&self.encoder, joined);
-            self.encode_piece(&joined[..ready], out);
+            emit(&self.encoder, &joined[..ready]);
             if take == input.len() {
                 self.hold(&joined[ready..]);
                 return;
@@ -98,7 +134,7 @@ impl StreamEncoder {
             rest = &input[ready - held..];
         }
         let ready = rest.len() - held_back(&self.encoder, rest);
-        self.encode_piece(&rest[..ready], out);
+        emit(&self.encoder, &rest[..ready]);
         self.hold(&rest[ready..]);
     }
 
@@ -117,26 +153,25 @@ impl StreamEncoder {
     /// assert_eq!(stream.fed(), 0);
     /// ```
     pub fn finish(&mut self, out: &mut Vec<u8>) {
-        let held = self.held;
-        self.encode_piece(&held[..self.held_len], out);
+        encode_piece(&self.encoder, &self.held[..self.held_len], out);
         self.held_len = 0;
         self.fed = 0;
-    }
-
-    /// Every byte of output goes through here.
-    fn encode_piece(&self, data: &[u8], out: &mut Vec<u8>) {
-        if !data.is_empty() {
-            #[cfg(feature = "rayon")]
-            self.encoder.par_encode_vec(data, out);
-            #[cfg(not(feature = "rayon"))]
-            self.encoder.encode_vec(data, out);
-        }
     }
 
     /// Holds `bytes` (at most three, by `held_back`) for the next piece.
     fn hold(&mut self, bytes: &[u8]) {
         self.held[..bytes.len()].copy_from_slice(bytes);
         self.held_len = bytes.len();
+    }
+}
+
+/// Appends the encoding of `data` to `out` (on the rayon pool when it is large).
+fn encode_piece(encoder: &Encoder, data: &[u8], out: &mut Vec<u8>) {
+    if !data.is_empty() {
+        #[cfg(feature = "rayon")]
+        encoder.par_encode_vec(data, out);
+        #[cfg(not(feature = "rayon"))]
+        encoder.encode_vec(data, out);
     }
 }
 

@@ -139,6 +139,6 @@ fn reserve(out: &mut Vec<u8>, input: usize) {
 }
 
 /// A decoding error as an I/O error.
-fn invalid_data(err: DecodeError) -> io::Error {
+pub(crate) fn invalid_data(err: DecodeError) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, err)
 }
