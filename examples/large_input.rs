@@ -4,13 +4,17 @@
 //!
 //! ```text
 //! cargo run --release --example large_input -- gen-log FILE MIB
-//! cargo run --release --example large_input -- in-memory FILE encode|decode [THREADS]
+//! cargo run --release --example large_input -- in-memory FILE OPERATION [THREADS]
 //! ```
 //!
-//! `in-memory` reads FILE into memory, then encodes it with rfc3986 (or decodes it) five
-//! times into a reused buffer, and prints the best time's throughput in input bytes per
-//! second, as `GB/s <figure>`. With THREADS it uses `par_encode_vec` / `par_decode_vec` on
-//! a pool of that many threads; without, the serial `encode_vec` / `decode_vec`.
+//! `in-memory` reads FILE into memory, then runs OPERATION on it five times, and prints the
+//! best time's throughput in input bytes per second, as `GB/s <figure>`:
+//!
+//! - `encode` / `decode`: `encode_vec` with rfc3986 / `decode_vec`, into a reused `Vec`; with
+//!   THREADS, `par_encode_vec` / `par_decode_vec` on a pool of that many threads;
+//! - `encode-to` / `decode-to`: the CLI's path, `StreamEncoder::feed_to` /
+//!   `StreamDecoder::feed_to` into `io::sink()` (one pass, output in reused chunk buffers),
+//!   on a pool of THREADS threads (default 1).
 
 use std::time::Instant;
 
@@ -42,6 +46,7 @@ fn main() {
             let pool = threads.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("pool"));
             let encoder = Encoder::new(sets::RFC3986);
             let decoder = Decoder::new();
+            let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool");
             let mut out = Vec::new();
             let mut best = f64::INFINITY;
             for _ in 0..5 {
@@ -54,14 +59,23 @@ fn main() {
                     ("decode", Some(pool)) => {
                         pool.install(|| decoder.par_decode_vec(&input, &mut out)).expect("FILE decodes")
                     }
-                    _ => panic!("encode or decode"),
+                    ("encode-to", _) => pool.as_ref().unwrap_or(&one).install(|| {
+                        let mut stream = pctenc::StreamEncoder::new(encoder);
+                        stream.feed_to(&input, &mut std::io::sink()).expect("sink");
+                    }),
+                    ("decode-to", _) => pool.as_ref().unwrap_or(&one).install(|| {
+                        let mut stream = pctenc::StreamDecoder::new(decoder);
+                        stream.feed_to(&input, &mut std::io::sink()).expect("FILE decodes");
+                        stream.finish(&mut out).expect("FILE decodes");
+                    }),
+                    _ => panic!("unknown OPERATION"),
                 }
                 best = best.min(start.elapsed().as_secs_f64());
             }
             println!("GB/s {:.3}", input.len() as f64 / best / 1e9);
         }
         _ => {
-            eprintln!("usage: large_input gen-log FILE MIB | in-memory FILE encode|decode [THREADS]");
+            eprintln!("usage: large_input gen-log FILE MIB | in-memory FILE OPERATION [THREADS]");
             std::process::exit(2);
         }
     }

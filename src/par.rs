@@ -93,18 +93,28 @@ fn fill_slots(
 ) -> bool {
     out.reserve(total);
     let start = out.len();
-    let spare = &mut out.spare_capacity_mut()[..total];
-    let filled = slots(spare, lens)
-        .into_par_iter()
-        .enumerate()
-        .map(|(i, slot)| fill(i, zeroed(slot)))
-        .reduce(|| true, |a, b| a && b);
+    let filled = fill_spare(&mut out.spare_capacity_mut()[..total], lens, fill);
     if filled {
-        // SAFETY: the slots cover `out[start..start + total]` and every one was zeroed (then
-        // written); the capacity was reserved above.
+        // SAFETY: `fill_spare` initialized all of `out[start..start + total]`; the capacity
+        // was reserved above.
         unsafe { out.set_len(start + total) };
     }
     filled
+}
+
+/// Fills `spare` in parallel: the slots of `lens` (which sum to its length), each zeroed then
+/// written by `fill(chunk_index, slot)`. Returns whether every `fill` filled its slot; either
+/// way every byte of `spare` is initialized.
+fn fill_spare(
+    spare: &mut [MaybeUninit<u8>],
+    lens: &[usize],
+    fill: impl Fn(usize, &mut [u8]) -> bool + Sync,
+) -> bool {
+    slots(spare, lens)
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, slot)| fill(i, zeroed(slot)))
+        .reduce(|| true, |a, b| a && b)
 }
 
 /// `input` cut into chunks of about `chunk` bytes that encode independently.
@@ -191,23 +201,40 @@ pub(crate) fn decode_bytes(
     // Strict: every `%` must start an escape (if one does not, the input fails, and decodes
     // again serially), so counting `%` is enough, and cheaper than checking digits.
     let lenient = decoder.is_lenient();
-    let lens: Vec<usize> = pieces
-        .par_iter()
-        .map(|p| {
-            let escapes = if lenient {
-                simd::count_valid_escapes(engine, p)
-            } else {
-                simd::count_escapes(engine, p, &PERCENT)
-            };
-            // (Saturating: `%%%` counts three escapes that cannot all be; it fails to decode.)
-            p.len().saturating_sub(2 * escapes)
-        })
-        .collect();
-    let total = lens.iter().sum();
-    let filled = fill_slots(out, &lens, total, |i, slot| {
-        let piece = pieces[i];
-        matches!(decoder.bytes(piece, slot, true), Ok(s) if s.read == piece.len() && s.written == slot.len())
-    });
+    let count = |p: &&[u8]| {
+        let escapes = if lenient {
+            simd::count_valid_escapes(engine, p)
+        } else {
+            simd::count_escapes(engine, p, &PERCENT)
+        };
+        // (Saturating: `%%%` counts three escapes that cannot all be; it fails to decode.)
+        p.len().saturating_sub(2 * escapes)
+    };
+    // A window of chunks at a time, counted then decoded, so that the decoding reads input
+    // the count has just brought into the cache. The output is allocated once: as bytes it is
+    // never longer than the input.
+    out.reserve(cut);
+    let window = rayon::current_num_threads().max(1) * WINDOW_PER_THREAD;
+    let mut written = 0;
+    let mut filled = true;
+    for batch in pieces.chunks(window) {
+        let lens: Vec<usize> = batch.par_iter().map(count).collect();
+        let total: usize = lens.iter().sum();
+        let spare = &mut out.spare_capacity_mut()[written..written + total];
+        filled = fill_spare(spare, &lens, |i, slot| {
+            let piece = batch[i];
+            matches!(decoder.bytes(piece, slot, true), Ok(s) if s.read == piece.len() && s.written == slot.len())
+        });
+        if !filled {
+            break;
+        }
+        written += total;
+    }
+    if filled {
+        // SAFETY: the windows initialized `out[start..start + written]`, within the capacity
+        // reserved above (each chunk's length counts at most its input's).
+        unsafe { out.set_len(start + written) };
+    }
     // Otherwise a malformed `%` or a rejected byte: the serial decoder names the first error.
     let from = if filled { cut } else { 0 };
     let step = serial_bytes(decoder, &input[from..], out, last).map_err(|e| {
@@ -242,11 +269,11 @@ fn utf8_valid(bytes: &[u8], chunk: usize) -> bool {
 /// Input bytes per chunk of the writing paths ([`encode_to`], [`decode_to`]): each chunk's
 /// output goes to a buffer of its own, reused from window to window, which stays in the
 /// core's L2 cache while it is written.
-pub(crate) const WRITE_CHUNK: usize = 128 * 1024;
+pub(crate) const WRITE_CHUNK: usize = 64 * 1024;
 
 /// Chunks per thread in one window of the writing paths: enough to balance the load, few
 /// enough to bound memory (about `3 * WRITE_CHUNK` per chunk in the worst case).
-const WINDOW_PER_THREAD: usize = 8;
+const WINDOW_PER_THREAD: usize = 32;
 
 /// A chunk's output buffer: `buf[..len]` is the output; all of `buf` is initialized, so it
 /// is reused without zeroing.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use pctenc::{DecodeError, Decoder, StreamDecoder};
 
 use super::Failure;
-use super::input::{CHUNK, Input, SEGMENT};
+use super::input::{CHUNK, Input};
 use super::output::Output;
 use super::progress::Progress;
 
@@ -23,20 +23,33 @@ pub fn run(
         let mut input = Input::open(&path)?;
         let name = input.name.clone();
         let mut stream = StreamDecoder::new(decoder);
-        if let Some(bytes) = input.mapped() {
-            // A regular file: big segments (decoded on every thread); lines are only counted
+        if let Some(segments) = input.segments() {
+            // A regular file: big segments, decoded on every thread; lines are only counted
             // when there is an error to place.
-            let at =
-                |e: DecodeError| Position::default().failure(&name, &bytes[..e.offset().min(bytes.len())], e);
-            for segment in bytes.chunks(SEGMENT) {
-                stream.feed_to(segment, out).map_err(|e| match decode_error(&e) {
-                    Some(e) => at(e),
-                    None => out.error(e),
-                })?;
+            let mut segments = segments;
+            let (mut next, mut done) = (segments.next().transpose()?, None);
+            while let Some(segment) = next {
+                // The next segment is mapped, and the one before unmapped, while this one is
+                // worked on.
+                let (mapped, fed) = rayon::join(
+                    || {
+                        drop(done.take());
+                        segments.next().transpose()
+                    },
+                    || stream.feed_to(&segment, out),
+                );
+                if let Err(e) = fed {
+                    return Err(match decode_error(&e) {
+                        Some(e) => place(&input, e),
+                        None => out.error(e),
+                    });
+                }
                 progress.advance(segment.len());
+                next = mapped?;
+                done = Some(segment);
             }
-            decoded.clear();
-            stream.finish(&mut decoded).map_err(at)?;
+            let mut decoded = Vec::new();
+            stream.finish(&mut decoded).map_err(|e| place(&input, e))?;
             out.write_all(&decoded)?;
             continue;
         }
@@ -61,6 +74,14 @@ pub fn run(
         out.write_all(&decoded)?;
     }
     Ok(())
+}
+
+/// The failure for `error` in `input`, a regular file, with its line and column.
+fn place(input: &Input, error: DecodeError) -> Failure {
+    match input.prefix(error.offset() as u64) {
+        Ok(prefix) => Position::default().failure(&input.name, prefix.as_deref().unwrap_or(&[]), error),
+        Err(failure) => failure,
+    }
 }
 
 /// The decoding error an error of `StreamDecoder::feed_to` stands for, if it is one.

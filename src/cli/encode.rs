@@ -7,7 +7,7 @@ use pctenc::{Encoder, StreamEncoder};
 use rayon::prelude::*;
 
 use super::Failure;
-use super::input::{CHUNK, Input, SEGMENT};
+use super::input::{CHUNK, Input};
 use super::output::Output;
 use super::progress::Progress;
 
@@ -23,10 +23,22 @@ pub fn run(
         // Each input is a stream of its own.
         let mut input = Input::open(&path)?;
         let mut stream = ChunkEncoder::new(*encoder, binary);
-        if let Some(bytes) = input.mapped() {
-            for segment in bytes.chunks(SEGMENT) {
-                stream.feed(segment, out).map_err(|e| out.error(e))?;
+        if let Some(mut segments) = input.segments() {
+            let (mut next, mut done) = (segments.next().transpose()?, None);
+            while let Some(segment) = next {
+                // The next segment is mapped, and the one before unmapped, while this one is
+                // worked on.
+                let (mapped, fed) = rayon::join(
+                    || {
+                        drop(done.take());
+                        segments.next().transpose()
+                    },
+                    || stream.feed(&segment, out),
+                );
+                fed.map_err(|e| out.error(e))?;
                 progress.advance(segment.len());
+                next = mapped?;
+                done = Some(segment);
             }
         } else {
             loop {

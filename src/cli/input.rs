@@ -1,11 +1,11 @@
-//! Inputs: regular files memory-mapped whole, pipes and terminals read in fixed-size
-//! chunks.
+//! Inputs: regular files memory-mapped a segment at a time, pipes and terminals read in
+//! fixed-size chunks.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
+use memmap2::{Mmap, MmapOptions};
 
 use super::Failure;
 
@@ -13,8 +13,8 @@ use super::Failure;
 /// size or line lengths.
 pub const CHUNK: usize = 256 * 1024;
 
-/// Bytes of a mapped file handed on at a time: enough for every thread to get many chunks
-/// of the parallel encoder, little enough that the output buffer stays small.
+/// Bytes of a regular file mapped at a time: enough for every thread to get many chunks of
+/// the parallel encoder, and a multiple of every page size.
 pub const SEGMENT: usize = 16 * 1024 * 1024;
 
 /// One input and its name for messages.
@@ -24,12 +24,10 @@ pub struct Input {
 }
 
 enum Source {
-    /// A regular file, mapped: no copy into a buffer, and every core can work on it at once.
-    Mapped { map: Mmap, at: usize },
+    /// A regular file: mapped, so nothing is copied and every core can work on it at once.
+    File { file: File, len: u64 },
     /// A pipe, terminal or special file: read as it comes.
     Stream(Box<dyn Read>),
-    /// An empty regular file (which cannot be mapped).
-    Empty,
 }
 
 impl Input {
@@ -53,62 +51,98 @@ impl Input {
     pub fn open(path: &Path) -> Result<Input, Failure> {
         if path == Path::new("-") {
             let name = "<stdin>".to_string();
+            // `pctenc encode < file`: standard input is a regular file, map it too.
             let source = match stdin_file() {
-                // `pctenc encode < file`: standard input is a regular file, map it too.
-                Some(file) => map(&file).map_err(|e| Failure::Io { what: name.clone(), error: e })?,
+                Some(file) => source(file).map_err(|e| Failure::Io { what: name.clone(), error: e })?,
                 None => Source::Stream(Box::new(io::stdin().lock())),
             };
             return Ok(Input { name, source });
         }
         let file = File::open(path).map_err(|e| Failure::io(path, e))?;
-        let source = map(&file).map_err(|e| Failure::io(path, e))?;
+        let source = source(file).map_err(|e| Failure::io(path, e))?;
         Ok(Input { name: path.display().to_string(), source })
     }
 
-    /// The whole input, when it is a regular file (mapped).
-    pub fn mapped(&self) -> Option<&[u8]> {
+    /// The input's segments when it is a regular file, each mapped when it is reached.
+    pub fn segments(&self) -> Option<Segments<'_>> {
         match &self.source {
-            Source::Mapped { map, .. } => Some(map),
-            Source::Empty => Some(&[]),
+            Source::File { file, len } => Some(Segments { name: &self.name, file, len: *len, at: 0 }),
             Source::Stream(_) => None,
         }
     }
 
-    /// The next piece of the input, empty at its end: what one read of up to `buf.len()`
-    /// bytes gives, in `buf` (a mapped file: the next [`SEGMENT`] bytes, not copied).
-    /// `short` tells that a read came back short: nothing more is there yet, so output
-    /// should be passed on now (`tail -f log | pctenc encode`).
-    pub fn next<'a>(&'a mut self, buf: &'a mut [u8]) -> Result<Piece<'a>, Failure> {
-        match &mut self.source {
-            Source::Mapped { map, at } => {
-                let start = *at;
-                *at = (start + SEGMENT).min(map.len());
-                Ok(Piece { bytes: &map[start..*at], short: false })
-            }
-            Source::Empty => Ok(Piece { bytes: &[], short: false }),
-            Source::Stream(reader) => loop {
-                match reader.read(buf) {
-                    Ok(n) => return Ok(Piece { short: n < buf.len(), bytes: &buf[..n] }),
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(Failure::Io { what: self.name.clone(), error: e }),
+    /// The bytes of a regular file before `offset` (for placing an error on its line).
+    pub fn prefix(&self, offset: u64) -> Result<Option<Mmap>, Failure> {
+        match &self.source {
+            Source::File { file, len } => {
+                let n = offset.min(*len);
+                if n == 0 {
+                    return Ok(None);
                 }
-            },
+                Ok(Some(map(&self.name, file, 0, n)?))
+            }
+            Source::Stream(_) => Ok(None),
+        }
+    }
+
+    /// The next piece of the input, empty at its end: what one read of up to `buf.len()`
+    /// bytes gives. `short` tells that a read came back short: nothing more is there yet,
+    /// so output should be passed on now (`tail -f log | pctenc encode`).
+    pub fn next<'a>(&mut self, buf: &'a mut [u8]) -> Result<Piece<'a>, Failure> {
+        let n = self.read(buf)?;
+        Ok(Piece { short: n < buf.len(), bytes: &buf[..n] })
+    }
+
+    /// Fills as much of `buf` as one read gives; 0 at the end of the input. (Regular files
+    /// too, for the commands that work in a buffer of their own.)
+    pub fn read(&mut self, buf: &mut [u8]) -> Result<usize, Failure> {
+        let reader: &mut dyn Read = match &mut self.source {
+            Source::File { file, .. } => file,
+            Source::Stream(reader) => reader,
+        };
+        loop {
+            match reader.read(buf) {
+                Ok(n) => return Ok(n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Failure::Io { what: self.name.clone(), error: e }),
+            }
         }
     }
 }
 
-impl Input {
-    /// Fills as much of `buf` as one read gives (a mapped file: copies the next bytes); 0 at
-    /// the end of the input. For the commands that work in place in a buffer of their own.
-    pub fn read(&mut self, buf: &mut [u8]) -> Result<usize, Failure> {
-        if let Source::Mapped { map, at } = &mut self.source {
-            let n = buf.len().min(map.len() - *at);
-            buf[..n].copy_from_slice(&map[*at..*at + n]);
-            *at += n;
-            return Ok(n);
+/// Maps `len` bytes of `file` (named `name`) from `offset`.
+fn map(name: &str, file: &File, offset: u64, len: u64) -> Result<Mmap, Failure> {
+    let failure = |error| Failure::Io { what: name.to_string(), error };
+    let len = usize::try_from(len).map_err(|_| failure(io::ErrorKind::FileTooLarge.into()))?;
+    // SAFETY: the map is only read. If another process truncates the file while pctenc reads
+    // it, reading the lost pages raises SIGBUS (as for every tool that maps its input, such
+    // as ripgrep); a file changed in place gives output that mixes old and new contents. The
+    // CLI's help says so.
+    let map = unsafe { MmapOptions::new().offset(offset).len(len).map(file) }.map_err(failure)?;
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::Sequential);
+    Ok(map)
+}
+
+/// The segments of a regular file, in order; see [`Input::segments`].
+pub struct Segments<'a> {
+    name: &'a str,
+    file: &'a File,
+    len: u64,
+    at: u64,
+}
+
+impl Iterator for Segments<'_> {
+    type Item = Result<Mmap, Failure>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.at >= self.len {
+            return None;
         }
-        let piece = self.next(buf)?;
-        Ok(piece.bytes.len())
+        let n = (self.len - self.at).min(SEGMENT as u64);
+        let map = map(self.name, self.file, self.at, n);
+        self.at += n;
+        Some(map)
     }
 }
 
@@ -118,32 +152,26 @@ pub struct Piece<'a> {
     pub short: bool,
 }
 
-/// Maps `file` if it is a regular file; other files are read as streams.
-fn map(file: &File) -> io::Result<Source> {
+/// A regular file is mapped; other files are read as streams.
+fn source(file: File) -> io::Result<Source> {
     let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Ok(Source::Stream(Box::new(file.try_clone()?)));
+    if meta.is_file() {
+        Ok(Source::File { file, len: meta.len() })
+    } else {
+        Ok(Source::Stream(Box::new(file)))
     }
-    if meta.len() == 0 {
-        return Ok(Source::Empty);
-    }
-    // SAFETY: the map is only read. If another process truncates the file while pctenc reads
-    // it, reading the lost pages raises SIGBUS (as for every tool that maps its input, such
-    // as ripgrep); a file changed in place gives output that mixes old and new contents.
-    // The CLI's help says so.
-    let map = unsafe { Mmap::map(file)? };
-    #[cfg(unix)]
-    let _ = map.advise(memmap2::Advice::Sequential);
-    Ok(Source::Mapped { map, at: 0 })
 }
 
 /// Standard input as a `File`, when it is a regular file.
 #[cfg(unix)]
 fn stdin_file() -> Option<File> {
+    use std::io::Seek;
     use std::os::fd::AsFd;
     let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
-    let file = File::from(fd);
-    file.metadata().ok()?.is_file().then_some(file)
+    let mut file = File::from(fd);
+    // Mapped from its start only when nothing has read from it yet (`(head -n 1; pctenc
+    // encode) < file` reads on from where `head` stopped, as a stream).
+    (file.metadata().ok()?.is_file() && file.stream_position().ok()? == 0).then_some(file)
 }
 
 #[cfg(not(unix))]
