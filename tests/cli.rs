@@ -390,6 +390,10 @@ fn info_names_the_chosen_backend() {
     assert!(out.lines().any(|l| l.starts_with("backend chosen:") && l.ends_with(detected)), "{out}");
     let out = String::from_utf8(ok(&["info", "--backend", "scalar"], b"")).unwrap();
     assert!(out.lines().any(|l| l.starts_with("backend chosen:") && l.ends_with(" scalar")), "{out}");
+    let out = String::from_utf8(ok(&["info", "-j", "3"], b"")).unwrap();
+    assert!(out.lines().any(|l| l == "threads:             3"), "{out}");
+    let (code, msg) = fails(&["encode", "-j", "0"], b"");
+    assert_eq!(code, 2, "{msg}");
 }
 
 /// Runs a command that may fail; returns (status, stderr lines).
@@ -449,8 +453,9 @@ fn check_long_lines_across_reads() {
 /// The CLI's read size: the first read of a file ends exactly here.
 const READ: usize = 256 * 1024;
 
-/// Runs `args` on `input` twice, from a file (reads cut at exactly `READ` bytes) and from a
-/// pipe (reads cut wherever the pipe gives out), and returns the output, the same both ways.
+/// Runs `args` on `input` twice, from a file (mapped: all of it at once) and from a pipe
+/// (reads of at most `READ` bytes, cut wherever the pipe gives out), and returns the output,
+/// the same both ways.
 fn ok_file_and_pipe(args: &[&str], input: &[u8]) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("in");
@@ -572,4 +577,115 @@ fn encode_keep_escapes_across_reads() {
             "shift {shift}"
         );
     }
+}
+
+/// Log-like text of at least `len` bytes, cut at a line end: escapes valid and not, UTF-8,
+/// `\r\n` and (once, far in) a lone `\r`, `+` and `%` at every kind of place.
+fn big_text(len: usize) -> Vec<u8> {
+    let lines: [&[u8]; 8] = [
+        b"GET /search?q=caf%C3%A9+au+lait&x=100% HTTP/1.1\n",
+        "203.0.113.9 - - [30/Nov/2026] \"GET /\u{65e5}\u{672c}/\u{1F600} HTTP/2\" 200\r\n".as_bytes(),
+        b"%%41 %4 %zz %2F%2f / \\ ~ -._\n",
+        b"\xC3\xA9\xFF\xC3 broken UTF-8\n",
+        b"plain-ascii-line-without-anything-to-escape\n",
+        b"\n",
+        b"a b+c=d&e;f,g:h@i$j'k(l)m*n!o\n",
+        "Gr\u{fc}\u{df}e aus K\u{f6}ln, \u{3b1}\u{3b2}\u{3b3} \u{645}\u{631}\u{62d}\u{628}\u{627}\n"
+            .as_bytes(),
+    ];
+    let mut text = Vec::with_capacity(len + 256);
+    let mut state = 0x1234_5678u64;
+    while text.len() < len {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        text.extend_from_slice(lines[(state % lines.len() as u64) as usize]);
+        if text.len() > len / 2 && !text.contains(&b'!') {
+            text.extend_from_slice(b"lone\rcarriage return!\n");
+        }
+    }
+    text
+}
+
+/// More than one mapped segment (16 MiB), with many parallel chunks: every thread count gives
+/// the same output, the same as from a pipe and as the library's.
+#[test]
+fn large_files_give_the_same_output_for_every_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = big_text(17 << 20);
+    let path = dir.path().join("big.log");
+    std::fs::write(&path, &text).unwrap();
+    let file = path.to_str().unwrap();
+    for args in [
+        &["encode"][..],
+        &["encode", "--binary"],
+        &["encode", "--set", "path", "--iri", "--keep-escapes"],
+        &["decode", "--lenient", "--plus"],
+    ] {
+        let j1 = ok(&[args, &["-j", "1", file]].concat(), b"");
+        for threads in ["2", "3"] {
+            assert!(ok(&[args, &["-j", threads, file]].concat(), b"") == j1, "{args:?} -j {threads}");
+        }
+        assert!(ok(args, &text) == j1, "{args:?}: pipe and file differ");
+        if args == ["encode", "--binary"] {
+            assert!(j1 == pctenc::encode(&text, &pctenc::sets::RFC3986).as_bytes());
+        }
+    }
+}
+
+/// A decoding error far into a large mapped file is placed on its line and column, whatever
+/// the number of threads; nothing is written to `-o`.
+#[test]
+fn large_file_errors_name_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each line encoded on its own: the line breaks stay.
+    let raw = big_text(17 << 20);
+    let lines: Vec<String> =
+        raw.split(|&b| b == b'\n').map(|l| pctenc::encode(l, &pctenc::sets::COMPONENT).into_owned()).collect();
+    let mut text = lines.join("\n").into_bytes();
+    let at = text.len() - 1000;
+    let at = at + text[at..].iter().position(|&b| b == b'%').unwrap();
+    text[at + 1] = b'z';
+    let line = text[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = at - text[..at].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+    let path = dir.path().join("bad.enc");
+    std::fs::write(&path, &text).unwrap();
+    let out = dir.path().join("out");
+    for threads in ["1", "2"] {
+        let (code, msg) =
+            fails(&["decode", "-j", threads, path.to_str().unwrap(), "-o", out.to_str().unwrap()], b"");
+        assert_eq!(code, 1);
+        let want = format!("bad.enc:{line}:{column}: offset {at}: ");
+        assert!(msg.contains(&want), "{msg} (want {want})");
+        assert!(!out.exists(), "a failed run left output");
+    }
+}
+
+/// The progress bar: never when stderr is not a terminal, even for a large file; shown on a
+/// terminal (a pseudo-terminal from `script`), unless --no-progress.
+#[test]
+fn progress_bar_only_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big");
+    std::fs::write(&path, vec![b'a'; 65 << 20]).unwrap();
+    let out = dir.path().join("out");
+    let (file, target) = (path.to_str().unwrap(), out.to_str().unwrap());
+    let quiet = pctenc(&["encode", "--binary", file, "-o", target], b"");
+    assert!(quiet.status.success());
+    assert!(quiet.stderr.is_empty(), "stderr redirected, yet: {:?}", String::from_utf8_lossy(&quiet.stderr));
+    if std::process::Command::new("script").arg("--version").output().is_err() {
+        panic!("`script` (util-linux) is needed to give pctenc a terminal");
+    }
+    let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
+    let exe = env!("CARGO_BIN_EXE_pctenc");
+    let on_tty = |extra: &str| -> String {
+        let line = format!("{runner} {exe} encode --binary {extra} {file} -o {target}");
+        let out = Command::new("script").args(["-qefc", &line, "/dev/null"]).output().unwrap();
+        assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let shown = on_tty("");
+    assert!(shown.contains("MiB"), "no progress bar on a terminal: {shown:?}");
+    let hidden = on_tty("--no-progress");
+    assert!(!hidden.contains("MiB"), "--no-progress, yet: {hidden:?}");
 }

@@ -46,5 +46,6 @@ pub fn report(chosen: Engine) -> String {
     let _ = writeln!(out, "backends available:  {}", available.join(" "));
     let _ = writeln!(out, "backend detected:    {}", Backend::detect());
     let _ = writeln!(out, "backend chosen:      {}", chosen.backend());
+    let _ = writeln!(out, "threads:             {}", rayon::current_num_threads());
     out
 }
