@@ -1,5 +1,6 @@
 //! Where parallel encoding and decoding start to pay: serial against the rayon paths, on the
-//! access-log workload, at sizes around `pctenc::PAR_THRESHOLD`.
+//! access-log workload, at sizes around `pctenc::PAR_ENCODE_THRESHOLD` and
+//! `pctenc::PAR_DECODE_THRESHOLD`.
 //!
 //! Run:
 //!
@@ -14,7 +15,9 @@
 //! - `rayon-<n>t`: the parallel path without its threshold, on a pool of `n` threads, for
 //!   `n` = 1 (the chunking's own cost) and every core of the machine.
 //!
-//! The threshold belongs where `rayon-<cores>t` starts beating `serial`.
+//! Each threshold belongs where `rayon-<cores>t` starts beating `serial`. (`rayon-1t` also
+//! pays for handing the call to the pool from outside it, which is what a caller outside
+//! the pool pays too; the library's entry points go serial on a one-thread pool.)
 
 use std::hint::black_box;
 

@@ -111,6 +111,8 @@ def main():
     ap.add_argument("--stream-gib", type=float, default=2)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--dir", default=os.path.join(ROOT, "target", "large"))
+    ap.add_argument("--max-rss-mib", type=float, default=None,
+                    help="fail when the pipe-to-pipe peak RSS exceeds this (for CI's smoke run)")
     args = ap.parse_args()
 
     if not os.access(GNU_TIME, os.X_OK):
@@ -166,6 +168,8 @@ def main():
     for name, cmd, src in [("encode", ["encode"], chunk), ("decode", ["decode"], enc_chunk)]:
         rss, gbps, sent = stream(cmd, src, total)
         print(f"| `pctenc {name}` | {rss:.1f} MiB | {gbps:.2f} |")
+        if args.max_rss_mib is not None and rss > args.max_rss_mib:
+            sys.exit(f"pctenc {name} from a pipe peaked at {rss:.1f} MiB, over {args.max_rss_mib} MiB")
 
 
 if __name__ == "__main__":

@@ -51,6 +51,14 @@
 //! [`EncodeReader`], [`DecodeReader`]). Either way the output is the one-shot output whatever
 //! the pieces, and memory stays bounded.
 //!
+//! Large inputs in memory use every core with the `rayon` feature: [`Encoder::par_encode_vec`],
+//! [`Encoder::par_encode_to`] (straight to a writer, in a few MiB of buffers),
+//! [`Decoder::par_decode_vec`], and large pieces fed to [`StreamEncoder`] and [`StreamDecoder`]
+//! ([`StreamEncoder::feed_to`], [`StreamDecoder::feed_to`]). The chunks are cut where no escape
+//! or UTF-8 character can span them, so the output is the serial output byte for byte, whatever
+//! the number of threads; below [`PAR_ENCODE_THRESHOLD`] and [`PAR_DECODE_THRESHOLD`] bytes
+//! everything stays serial.
+//!
 //! | need | call |
 //! |---|---|
 //! | a `Cow<str>`, borrowed when nothing changes | [`encode`], [`Encoder::encode`] |
@@ -67,6 +75,7 @@
 //! | RFC 3986 normalization: uppercase hex, decode unreserved escapes | [`normalize`], [`normalize_slice`], [`normalize_in_place`] |
 //! | encode or decode input that arrives in pieces | [`StreamEncoder`], [`StreamDecoder`] |
 //! | encode or decode through a `Read` or a `Write`, in bounded memory | [`EncodeWriter`], [`DecodeWriter`], [`EncodeReader`], [`DecodeReader`] |
+//! | encode or decode a large input on every core (`rayon`) | [`Encoder::par_encode_vec`], [`Encoder::par_encode_to`], [`Decoder::par_decode_vec`] |
 //!
 //! # Coming from the `percent-encoding` crate
 //!
@@ -89,8 +98,10 @@
 //! - `alloc` (enabled by `std`): the functions that return owned data, and the stream
 //!   encoder and decoder. Without it, the crate is `no_std` and offers the slice, in-place
 //!   and lazy APIs.
-//! - `cli` (default): what the `pctenc` binary needs (`clap`). Libraries should depend on
-//!   pctenc with `default-features = false, features = ["std"]`.
+//! - `rayon` (enabled by `cli`): the parallel paths for large inputs.
+//! - `cli` (default): what the `pctenc` binary needs (`clap`, `memmap2`, `indicatif`, ...), and
+//!   `rayon`. Libraries should depend on pctenc with `default-features = false, features =
+//!   ["std"]` (and `"rayon"` for the parallel paths).
 
 #![cfg_attr(not(test), no_std)]
 #![deny(missing_docs)]
@@ -122,7 +133,7 @@ mod validate;
 use alloc::{borrow::Cow, string::String};
 
 /// The README's examples, compiled and run as doctests so that they stay true.
-#[cfg(all(doctest, feature = "std"))]
+#[cfg(all(doctest, feature = "rayon"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
@@ -140,7 +151,7 @@ pub use io::{DecodeReader, DecodeWriter, EncodeReader, EncodeWriter};
 pub use normalize::normalize;
 pub use normalize::{normalize_in_place, normalize_slice};
 #[cfg(feature = "rayon")]
-pub use par::PAR_THRESHOLD;
+pub use par::{PAR_DECODE_THRESHOLD, PAR_ENCODE_THRESHOLD};
 
 /// The parallel paths without their size threshold, for `benches/parallel.rs`, which
 /// measures where that threshold should be. Not part of the API.

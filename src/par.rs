@@ -17,9 +17,22 @@ use std::io::{self, Write};
 use crate::decode::scalar::Step;
 use crate::{DecodeError, Decoder, Encoder, Utf8Mode, simd};
 
-/// Inputs shorter than this are encoded and decoded serially: below it, waking the pool
-/// costs more than the second core saves (measured; see `docs/BENCHMARKS.md`).
-pub const PAR_THRESHOLD: usize = 256 * 1024;
+/// Inputs shorter than this are encoded serially: below it, handing the work to the pool
+/// costs more than the other cores save. Measured with `benches/parallel.rs` on two cores
+/// (Zen 4, AVX-512; `docs/BENCHMARKS.md`): two threads first win at 128 KiB (1.06x) and
+/// clearly at 256 KiB (1.45x).
+pub const PAR_ENCODE_THRESHOLD: usize = 256 * 1024;
+
+/// Inputs shorter than this are decoded serially. Decoding runs at three times the speed of
+/// encoding, so it takes more input to pay for the hand-over: on two cores, two threads first
+/// win at 1 MiB (1.07x; 1.4x at 4 MiB).
+pub const PAR_DECODE_THRESHOLD: usize = 1024 * 1024;
+
+/// Whether the current pool has one thread only: the in-memory parallel paths then gain
+/// nothing over the serial ones.
+pub(crate) fn single_thread() -> bool {
+    rayon::current_num_threads() <= 1
+}
 
 /// Input bytes per chunk: large enough that a task's bookkeeping is noise, small enough that
 /// a chunk's output slot stays in the core's L2 cache between zeroing and writing it, and

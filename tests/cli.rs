@@ -640,8 +640,10 @@ fn large_file_errors_name_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     // Each line encoded on its own: the line breaks stay.
     let raw = big_text(17 << 20);
-    let lines: Vec<String> =
-        raw.split(|&b| b == b'\n').map(|l| pctenc::encode(l, &pctenc::sets::COMPONENT).into_owned()).collect();
+    let lines: Vec<String> = raw
+        .split(|&b| b == b'\n')
+        .map(|l| pctenc::encode(l, &pctenc::sets::COMPONENT).into_owned())
+        .collect();
     let mut text = lines.join("\n").into_bytes();
     let at = text.len() - 1000;
     let at = at + text[at..].iter().position(|&b| b == b'%').unwrap();

@@ -625,8 +625,8 @@ impl Decoder {
     }
 
     /// Decodes `input`, appending to `out`, using every thread of the rayon pool when
-    /// `input` is large (at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD) bytes; below that
-    /// it is [`decode_vec`](Decoder::decode_vec)). The result, output or error, is exactly
+    /// `input` is large (at least [`PAR_DECODE_THRESHOLD`](crate::PAR_DECODE_THRESHOLD) bytes,
+    /// and more than one thread; otherwise it is [`decode_vec`](Decoder::decode_vec)). The result, output or error, is exactly
     /// `decode_vec`'s, whatever the number of threads; the output is allocated once, and
     /// each thread writes its own part of it.
     ///
@@ -650,7 +650,10 @@ impl Decoder {
     #[cfg(feature = "rayon")]
     pub fn par_decode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) -> Result<(), DecodeError> {
         let input = input.as_ref();
-        if input.len() < crate::PAR_THRESHOLD || !crate::par::splits(self) {
+        if input.len() < crate::PAR_DECODE_THRESHOLD
+            || crate::par::single_thread()
+            || !crate::par::splits(self)
+        {
             self.decode_vec(input, out)
         } else {
             crate::par::decode_vec(self, input, out, crate::par::CHUNK)

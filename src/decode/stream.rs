@@ -14,7 +14,7 @@ use crate::{DecodeError, DecodeErrorKind};
 /// escape and the start of what may be its low half (`%uD83D%uDE0` | `0`). Error offsets
 /// count from the start of the whole stream.
 ///
-/// With the `rayon` feature, a piece of at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD)
+/// With the `rayon` feature, a piece of at least [`PAR_DECODE_THRESHOLD`](crate::PAR_DECODE_THRESHOLD)
 /// bytes is decoded on the rayon pool, as [`Decoder::par_decode_vec`] does: feed large
 /// pieces (a memory-mapped file in segments of megabytes) to use every core.
 ///
@@ -107,7 +107,8 @@ impl StreamDecoder {
     }
 
     /// [`feed`](StreamDecoder::feed), writing the output to `out` instead of appending it to
-    /// a `Vec`. A large piece (at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD) bytes) with
+    /// a `Vec`. A large piece (at least [`PAR_DECODE_THRESHOLD`](crate::PAR_DECODE_THRESHOLD)
+    /// bytes) with
     /// [`Utf8Mode::Bytes`] is decoded on every thread of the rayon pool in one pass, a window
     /// of chunks at a time into reused buffers, and written as it goes: memory stays bounded
     /// (a few MiB) however large the piece, such as a memory-mapped file of gigabytes. The
@@ -142,7 +143,7 @@ impl StreamDecoder {
         }
         if self.decoder.utf8 != Utf8Mode::Bytes
             || !crate::par::splits(&self.decoder)
-            || input.len() < crate::PAR_THRESHOLD
+            || input.len() < crate::PAR_DECODE_THRESHOLD
         {
             let mut decoded = Vec::new();
             self.feed(input, &mut decoded).map_err(invalid_data)?;
@@ -275,7 +276,8 @@ impl StreamDecoder {
     /// error, `out` holds (at least) the bytes decoded before it.
     fn decode_bytes(&self, src: &[u8], out: &mut Vec<u8>, last: bool) -> Result<usize, DecodeError> {
         #[cfg(feature = "rayon")]
-        if src.len() >= crate::PAR_THRESHOLD
+        if src.len() >= crate::PAR_DECODE_THRESHOLD
+            && !crate::par::single_thread()
             && crate::par::splits(&self.decoder)
             && let Ok(step) = crate::par::decode_bytes(&self.decoder, src, out, crate::par::CHUNK, last)
         {

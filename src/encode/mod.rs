@@ -363,8 +363,8 @@ impl Encoder {
     }
 
     /// Appends the encoding of `input` to `out`, using every thread of the rayon pool
-    /// when `input` is large (at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD) bytes; below
-    /// that it is [`encode_vec`](Encoder::encode_vec)). The output is exactly
+    /// when `input` is large (at least [`PAR_ENCODE_THRESHOLD`](crate::PAR_ENCODE_THRESHOLD)
+    /// bytes, and more than one thread; otherwise it is [`encode_vec`](Encoder::encode_vec)). The output is exactly
     /// `encode_vec`'s, whatever the number of threads; it is allocated once, and each
     /// thread writes its own part of it.
     ///
@@ -384,7 +384,7 @@ impl Encoder {
     #[cfg(feature = "rayon")]
     pub fn par_encode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) {
         let input = input.as_ref();
-        if input.len() < crate::PAR_THRESHOLD {
+        if input.len() < crate::PAR_ENCODE_THRESHOLD || crate::par::single_thread() {
             self.encode_vec(input, out);
         } else {
             crate::par::encode_vec(self, input, out, crate::par::CHUNK);
@@ -392,7 +392,8 @@ impl Encoder {
     }
 
     /// Writes the encoding of `input` to `out`, using every thread of the rayon pool when
-    /// `input` is large (at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD) bytes). Unlike
+    /// `input` is large (at least [`PAR_ENCODE_THRESHOLD`](crate::PAR_ENCODE_THRESHOLD) bytes).
+    /// Unlike
     /// [`par_encode_vec`](Encoder::par_encode_vec), the output is never assembled in memory:
     /// chunks are encoded a window at a time into reused buffers and written in order while
     /// the next window is encoded, so memory stays bounded (a few MiB) however large the
@@ -414,7 +415,7 @@ impl Encoder {
         out: &mut W,
     ) -> std::io::Result<()> {
         let input = input.as_ref();
-        if input.len() < crate::PAR_THRESHOLD {
+        if input.len() < crate::PAR_ENCODE_THRESHOLD {
             let mut encoded = Vec::new();
             self.encode_vec(input, &mut encoded);
             out.write_all(&encoded)

@@ -13,7 +13,7 @@ use super::Encoder;
 /// escape; with an IRI set, an unfinished UTF-8 sequence, which is kept raw only once whole.
 /// That is at most three bytes; [`finish`](StreamEncoder::finish) encodes them.
 ///
-/// With the `rayon` feature, a piece of at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD)
+/// With the `rayon` feature, a piece of at least [`PAR_ENCODE_THRESHOLD`](crate::PAR_ENCODE_THRESHOLD)
 /// bytes is encoded on the rayon pool, as [`Encoder::par_encode_vec`] does.
 ///
 /// ```
@@ -81,7 +81,8 @@ impl StreamEncoder {
     }
 
     /// [`feed`](StreamEncoder::feed), writing the encoding to `out` instead of appending it
-    /// to a `Vec`. A large piece (at least [`PAR_THRESHOLD`](crate::PAR_THRESHOLD) bytes) is
+    /// to a `Vec`. A large piece (at least [`PAR_ENCODE_THRESHOLD`](crate::PAR_ENCODE_THRESHOLD)
+    /// bytes) is
     /// encoded on every thread of the rayon pool in one pass, a window of chunks at a time
     /// into reused buffers, and written as it goes: memory stays bounded (a few MiB) however
     /// large the piece, such as a memory-mapped file of gigabytes.
