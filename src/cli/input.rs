@@ -121,7 +121,29 @@ fn map(name: &str, file: &File, offset: u64, len: u64) -> Result<Mmap, Failure> 
     let map = unsafe { MmapOptions::new().offset(offset).len(len).map(file) }.map_err(failure)?;
     #[cfg(unix)]
     let _ = map.advise(memmap2::Advice::Sequential);
+    populate(&map);
     Ok(map)
+}
+
+/// Enters the pages of `map` into the page table now, a megabyte per task on every thread
+/// of the pool, instead of page fault by page fault as the encoder reaches them: the threads
+/// of one process fault into one page table and slow each other down, while populating in
+/// large parts does not (measured: `pctenc encode -j 2` of a 512 MiB file 1.5x faster than
+/// `-j 1` without this, 1.7x with it; `-j 1` the same either way). Called while the pool
+/// works on the segment before, so the pages are ready when their turn comes. (Linux 5.14 and
+/// later; elsewhere the pages are faulted in as they are read.)
+fn populate(map: &Mmap) {
+    #[cfg(target_os = "linux")]
+    {
+        use rayon::prelude::*;
+        const PART: usize = 1 << 20;
+        (0..map.len().div_ceil(PART)).into_par_iter().for_each(|k| {
+            let at = k * PART;
+            let _ = map.advise_range(memmap2::Advice::PopulateRead, at, PART.min(map.len() - at));
+        });
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = map;
 }
 
 /// The segments of a regular file, in order; see [`Input::segments`].
