@@ -222,3 +222,74 @@ fn streams_of_large_pieces_equal_one_shot() {
         }
     }
 }
+
+/// A writer that takes at most 1000 bytes a call, from the first buffer of a vectored write
+/// only, and fails with `Interrupted` every third call.
+struct Grudging {
+    out: Vec<u8>,
+    calls: usize,
+}
+
+impl std::io::Write for Grudging {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.calls % 3 == 0 {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        let n = buf.len().min(1000);
+        self.out.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The writing paths (`par_encode_to`, `feed_to`) over large pieces give the one-shot output
+/// through a writer that takes little at a time, and report a decoding error with its offset
+/// from the start of the stream.
+#[test]
+fn writing_paths_equal_one_shot() {
+    let pools = pools();
+    let raw = text(3 * PAR_DECODE_THRESHOLD + 5, 0x7777_1111, RAW);
+    let encoder = pctenc::Encoder::new(sets::COMPONENT.with_iri(true)).keep_escapes(true);
+    let want = encoder.encode(&raw).into_owned().into_bytes();
+    let encoded = text(3 * PAR_DECODE_THRESHOLD + 5, 0x2222_9999, ENCODED);
+    let decoded = Decoder::new().decode(&encoded).unwrap().into_owned();
+    for (n, pool) in &pools {
+        pool.install(|| {
+            let mut w = Grudging { out: Vec::new(), calls: 0 };
+            encoder.par_encode_to(&raw, &mut w).unwrap();
+            assert!(w.out == want, "par_encode_to, {n} threads");
+
+            let mut w = Grudging { out: Vec::new(), calls: 0 };
+            let mut stream = pctenc::StreamEncoder::new(encoder);
+            let cut = cuts(&raw);
+            stream.feed_to(&raw[..cut[0]], &mut w).unwrap();
+            stream.feed_to(&raw[cut[0]..], &mut w).unwrap();
+            stream.finish(&mut w.out);
+            assert!(w.out == want, "StreamEncoder::feed_to, {n} threads");
+
+            let mut w = Grudging { out: Vec::new(), calls: 0 };
+            let mut stream = pctenc::StreamDecoder::new(Decoder::new());
+            let cut = cuts(&encoded);
+            stream.feed_to(&encoded[..cut[0]], &mut w).unwrap();
+            stream.feed_to(&encoded[cut[0]..], &mut w).unwrap();
+            stream.finish(&mut w.out).unwrap();
+            assert!(w.out == decoded, "StreamDecoder::feed_to, {n} threads");
+
+            // An error far into the second piece: its offset counts from the stream's start.
+            let mut bad = encoded.clone();
+            let at = 2 * PAR_DECODE_THRESHOLD + 99;
+            let at = at + bad[at..].iter().position(|&b| b == b'%').unwrap();
+            bad[at + 1] = b'G';
+            let mut stream = pctenc::StreamDecoder::new(Decoder::new());
+            stream.feed_to(&bad[..cut[0]], &mut std::io::sink()).unwrap();
+            let err = stream.feed_to(&bad[cut[0]..], &mut std::io::sink()).unwrap_err();
+            let err = err.get_ref().and_then(|e| e.downcast_ref::<pctenc::DecodeError>()).copied().unwrap();
+            assert_eq!(err, Decoder::new().decode(&bad).unwrap_err(), "{n} threads");
+            assert_eq!(err.offset(), at);
+        });
+    }
+}
