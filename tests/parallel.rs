@@ -233,7 +233,7 @@ struct Grudging {
 impl std::io::Write for Grudging {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.calls += 1;
-        if self.calls % 3 == 0 {
+        if self.calls.is_multiple_of(3) {
             return Err(std::io::ErrorKind::Interrupted.into());
         }
         let n = buf.len().min(1000);
