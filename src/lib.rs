@@ -52,7 +52,7 @@
 //! the pieces, and memory stays bounded.
 //!
 //! Large inputs in memory use every core with the `rayon` feature: [`Encoder::par_encode_vec`],
-//! [`Encoder::par_encode_to`] (straight to a writer, in a few MiB of buffers),
+//! [`Encoder::par_encode_to`] (straight to a writer, through at most 12 MiB of buffers),
 //! [`Decoder::par_decode_vec`], and large pieces fed to [`StreamEncoder`] and [`StreamDecoder`]
 //! ([`StreamEncoder::feed_to`], [`StreamDecoder::feed_to`]). The chunks are cut where no escape
 //! or UTF-8 character can span them, so the output is the serial output byte for byte, whatever

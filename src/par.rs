@@ -6,7 +6,6 @@
 //! chunk its own disjoint slot of one allocation, which a second parallel pass fills. The
 //! output is the serial output byte for byte, whatever the number of threads.
 
-use alloc::vec;
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
@@ -15,6 +14,7 @@ use rayon::prelude::*;
 use std::io::{self, Write};
 
 use crate::decode::scalar::Step;
+use crate::io::write_all;
 use crate::{DecodeError, Decoder, Encoder, Utf8Mode, simd};
 
 /// Inputs shorter than this are encoded serially: below it, handing the work to the pool
@@ -197,7 +197,8 @@ pub(crate) fn decode_vec(
 
 /// Decodes `input` as bytes (whatever the UTF-8 mode), appending to `out`: exactly the
 /// serial `Decoder::bytes`, including, when not `last`, the `%` at the end left unread for
-/// the next input to complete. On an error `out` is as it was.
+/// the next input to complete. On an error, `out` holds at least the bytes decoded before
+/// it, as after [`Decoder::append_bytes`].
 pub(crate) fn decode_bytes(
     decoder: &Decoder,
     input: &[u8],
@@ -206,11 +207,8 @@ pub(crate) fn decode_bytes(
     last: bool,
 ) -> Result<Step, DecodeError> {
     let start = out.len();
-    let cut = body_end(input, last);
-    let body = &input[..cut];
+    let (cut, _, pieces) = decode_pieces(input, chunk, last);
     let engine = decoder.engine_in_use();
-    let cuts = borders(body, chunk, |at| outside_escape(body, at));
-    let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &body[w[0]..w[1]]).collect();
     // Strict: every `%` must start an escape (if one does not, the input fails, and decodes
     // again serially), so counting `%` is enough, and cheaper than checking digits.
     let lenient = decoder.is_lenient();
@@ -227,10 +225,9 @@ pub(crate) fn decode_bytes(
     // the count has just brought into the cache. The output is allocated once: as bytes it is
     // never longer than the input.
     out.reserve(cut);
-    let window = rayon::current_num_threads().max(1) * WINDOW_PER_THREAD;
     let mut written = 0;
     let mut filled = true;
-    for batch in pieces.chunks(window) {
+    for batch in pieces.chunks(window(chunk)) {
         let lens: Vec<usize> = batch.par_iter().map(count).collect();
         let total: usize = lens.iter().sum();
         let spare = &mut out.spare_capacity_mut()[written..written + total];
@@ -248,23 +245,21 @@ pub(crate) fn decode_bytes(
         // reserved above (each chunk's length counts at most its input's).
         unsafe { out.set_len(start + written) };
     }
-    // Otherwise a malformed `%` or a rejected byte: the serial decoder names the first error.
+    // The end held back from the chunks; or, after a malformed `%` or a rejected byte, all of
+    // it: the serial decoder names the first error.
     let from = if filled { cut } else { 0 };
-    let step = serial_bytes(decoder, &input[from..], out, last).map_err(|e| {
-        out.truncate(start);
-        e.shifted(from)
-    })?;
+    let step = decoder.append_bytes(&input[from..], out, last).map_err(|e| e.shifted(from))?;
     Ok(Step { read: from + step.read, written: out.len() - start })
 }
 
-/// The serial `Decoder::bytes`, appending to `out`; on an error `out` may hold part of the
-/// output.
-fn serial_bytes(decoder: &Decoder, input: &[u8], out: &mut Vec<u8>, last: bool) -> Result<Step, DecodeError> {
-    let start = out.len();
-    out.resize(start + input.len(), 0);
-    let result = decoder.bytes(input, &mut out[start..], last);
-    out.truncate(start + result.map_or(0, |step| step.written));
-    result
+/// The chunks of a parallel decode of `input`: where they end (see [`body_end`]), their
+/// borders, and the chunks.
+fn decode_pieces(input: &[u8], chunk: usize, last: bool) -> (usize, Vec<usize>, Vec<&[u8]>) {
+    let cut = body_end(input, last);
+    let body = &input[..cut];
+    let cuts = borders(body, chunk, |at| outside_escape(body, at));
+    let pieces = cuts.windows(2).map(|w| &body[w[0]..w[1]]).collect();
+    (cut, cuts, pieces)
 }
 
 /// Whether `bytes` is valid UTF-8, checked in parallel pieces that start at character
@@ -284,9 +279,17 @@ fn utf8_valid(bytes: &[u8], chunk: usize) -> bool {
 /// core's L2 cache while it is written.
 pub(crate) const WRITE_CHUNK: usize = 64 * 1024;
 
-/// Chunks per thread in one window of the writing paths: enough to balance the load, few
-/// enough to bound memory (about `3 * WRITE_CHUNK` per chunk in the worst case).
-const WINDOW_PER_THREAD: usize = 32;
+/// Input bytes per window: enough chunks for every thread of a small machine to take
+/// several (balancing the load), and a bound on memory whatever the number of threads: the
+/// writing paths hold two windows of output buffers (about 5 MiB for text with a third of it
+/// escaped, 12 MiB at most).
+const WINDOW_BYTES: usize = 2 << 20;
+
+/// Chunks per window: [`WINDOW_BYTES`] of them, or two per thread when there are more
+/// threads than that.
+fn window(chunk: usize) -> usize {
+    (WINDOW_BYTES / chunk).max(2 * rayon::current_num_threads()).max(1)
+}
 
 /// A chunk's output buffer: `buf[..len]` is the output; all of `buf` is initialized, so it
 /// is reused without zeroing.
@@ -296,6 +299,28 @@ struct Slot {
     len: usize,
 }
 
+/// The output buffers of the writing paths: the window being written and the one being
+/// worked on. A stream keeps its own, so that large inputs fed in segments (a mapped file)
+/// do not allocate and fault in new buffers for each segment; they go with the stream.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    ready: Vec<Slot>,
+    next: Vec<Slot>,
+}
+
+impl Clone for Buffers {
+    /// A clone starts with no buffers of its own.
+    fn clone(&self) -> Buffers {
+        Buffers::default()
+    }
+}
+
+impl core::fmt::Debug for Buffers {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Buffers")
+    }
+}
+
 /// Runs `work` over `pieces` a window at a time into reused slots, and writes each window's
 /// output to `out` in order while the next window is worked on. `work` fills a slot from a
 /// piece, or fails; on a failure, the output of the pieces before the failing one is written,
@@ -303,23 +328,15 @@ struct Slot {
 fn windows<W, E>(
     pieces: &[&[u8]],
     out: &mut W,
+    buffers: &mut Buffers,
+    chunk: usize,
     work: impl Fn(&[u8], &mut Slot) -> Result<(), E> + Sync,
 ) -> Result<(), (usize, Result<E, io::Error>)>
 where
     W: Write + Send,
     E: Send,
 {
-    let window = rayon::current_num_threads().max(1) * WINDOW_PER_THREAD;
-    // The buffers of this thread's last call: reused, so that large inputs fed in segments
-    // (a mapped file) do not allocate and fault in new buffers for each segment.
-    let (mut ready, mut next) = SLOTS.with(|slots| slots.take());
-    let result = windows_with(pieces, out, &work, window, &mut ready, &mut next);
-    SLOTS.with(|slots| slots.replace((ready, next)));
-    result
-}
-
-std::thread_local! {
-    static SLOTS: core::cell::RefCell<(Vec<Slot>, Vec<Slot>)> = const { core::cell::RefCell::new((Vec::new(), Vec::new())) };
+    windows_with(pieces, out, &work, window(chunk), &mut buffers.ready, &mut buffers.next)
 }
 
 /// [`windows`] with the two sets of slots: `ready` holds the window being written, `next`
@@ -341,9 +358,7 @@ where
         batch.par_iter().zip(slots.par_iter_mut()).map(|(piece, slot)| work(piece, slot)).collect()
     };
     let write = |out: &mut W, slots: &[Slot], n: usize| -> io::Result<()> {
-        let mut bufs: Vec<io::IoSlice<'_>> =
-            slots[..n].iter().map(|s| io::IoSlice::new(&s.buf[..s.len])).collect();
-        write_all_vectored(out, &mut bufs)
+        slots[..n].iter().try_for_each(|slot| write_all(out, &slot.buf[..slot.len]))
     };
     let mut done = 0;
     let mut results = run(&pieces[..window.min(pieces.len())], ready);
@@ -358,29 +373,13 @@ where
         if upcoming.is_empty() {
             return write(out, ready, count).map_err(|e| (done + count, Err(e)));
         }
-        // Write this window on this thread while the pool works on the next one.
+        // Write this window while the pool works on the next one.
         let (written, next_results) = rayon::join(|| write(out, ready, count), || run(upcoming, next));
         written.map_err(|e| (done + count, Err(e)))?;
         done += count;
         results = next_results;
         core::mem::swap(ready, next);
     }
-}
-
-/// Writes all of `bufs` to `out`, as few calls as the writer allows: a window's chunks in one
-/// `writev` where the writer has it (a system call per chunk would cost a tenth of the
-/// encoding time). `Interrupted` is retried; `Ok(0)` is `WriteZero`.
-fn write_all_vectored<W: Write>(out: &mut W, mut bufs: &mut [io::IoSlice<'_>]) -> io::Result<()> {
-    io::IoSlice::advance_slices(&mut bufs, 0);
-    while !bufs.is_empty() {
-        match out.write_vectored(bufs) {
-            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(n) => io::IoSlice::advance_slices(&mut bufs, n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
 }
 
 /// Encodes `input` and writes the encoding to `out`, in parallel chunks of about `chunk`
@@ -390,6 +389,7 @@ pub(crate) fn encode_to<W: Write + Send>(
     encoder: &Encoder,
     input: &[u8],
     out: &mut W,
+    buffers: &mut Buffers,
     chunk: usize,
 ) -> io::Result<()> {
     let pieces = encode_pieces(encoder, input, chunk);
@@ -408,7 +408,7 @@ pub(crate) fn encode_to<W: Write + Send>(
         };
         Ok(())
     };
-    windows(&pieces, out, work).map_err(|(_, e)| match e {
+    windows(&pieces, out, buffers, chunk, work).map_err(|(_, e)| match e {
         Err(e) => e,
         // (Unreachable: the buffer was grown to the size the encoder asked for.)
         Ok(short) => io::Error::other(short),
@@ -431,13 +431,11 @@ pub(crate) fn decode_to<W: Write + Send>(
     decoder: &Decoder,
     input: &[u8],
     out: &mut W,
+    buffers: &mut Buffers,
     chunk: usize,
     last: bool,
 ) -> Result<usize, Stop> {
-    let cut = body_end(input, last);
-    let body = &input[..cut];
-    let cuts = borders(body, chunk, |at| outside_escape(body, at));
-    let pieces: Vec<&[u8]> = cuts.windows(2).map(|w| &body[w[0]..w[1]]).collect();
+    let (cut, cuts, pieces) = decode_pieces(input, chunk, last);
     let work = |piece: &[u8], slot: &mut Slot| -> Result<(), DecodeError> {
         // As bytes, the decoding is never longer than the input.
         if slot.buf.len() < piece.len() {
@@ -446,15 +444,16 @@ pub(crate) fn decode_to<W: Write + Send>(
         slot.len = decoder.bytes(piece, &mut slot.buf, true)?.written;
         Ok(())
     };
-    match windows(&pieces, out, work) {
+    match windows(&pieces, out, buffers, chunk, work) {
         Ok(()) => {}
         Err((_, Err(e))) => return Err(Stop::Io(e)),
         Err((at, Ok(e))) => return Err(Stop::Decode(e.shifted(cuts[at]))),
     }
     // The end held back from the chunks, decoded serially.
-    let mut tail = vec![0u8; input.len() - cut];
-    let step = decoder.bytes(&input[cut..], &mut tail, last).map_err(|e| Stop::Decode(e.shifted(cut)))?;
-    out.write_all(&tail[..step.written]).map_err(Stop::Io)?;
+    let mut tail = Vec::new();
+    let step =
+        decoder.append_bytes(&input[cut..], &mut tail, last).map_err(|e| Stop::Decode(e.shifted(cut)))?;
+    write_all(out, &tail).map_err(Stop::Io)?;
     Ok(cut + step.read)
 }
 
@@ -569,16 +568,17 @@ mod tests {
                 }
                 // Not the end of the input: the same held-back `%` as the serial decoder.
                 let mut serial = b"head".to_vec();
-                let serial_step = serial_bytes(decoder, &input, &mut serial, false);
+                let serial_step = decoder.append_bytes(&input, &mut serial, false);
                 for chunk in [1, 3, 8] {
                     let mut got = b"head".to_vec();
                     let step = decode_bytes(decoder, &input, &mut got, chunk, false);
                     assert_eq!(step, serial_step, "{decoder:?} chunk {chunk} input {input:?}");
+                    // (After an error, both hold the bytes decoded before it and then bytes
+                    // that mean nothing.)
                     if step.is_ok() {
                         assert_eq!(got, serial, "{decoder:?} chunk {chunk} input {input:?}");
-                    } else {
-                        assert_eq!(got, b"head");
                     }
+                    assert_eq!(got[..4], *b"head");
                 }
             }
         }

@@ -595,13 +595,16 @@ fn big_text(len: usize) -> Vec<u8> {
     ];
     let mut text = Vec::with_capacity(len + 256);
     let mut state = 0x1234_5678u64;
+    let mut lone_cr = false;
     while text.len() < len {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         text.extend_from_slice(lines[(state % lines.len() as u64) as usize]);
-        if text.len() > len / 2 && !text.contains(&b'!') {
-            text.extend_from_slice(b"lone\rcarriage return!\n");
+        if text.len() > len / 2 && !lone_cr {
+            // Line mode encodes the run of lines around it line by line.
+            text.extend_from_slice(b"a lone\rcarriage return\n");
+            lone_cr = true;
         }
     }
     text
@@ -690,4 +693,19 @@ fn progress_bar_only_on_a_terminal() {
     assert!(shown.contains("MiB"), "no progress bar on a terminal: {shown:?}");
     let hidden = on_tty("--no-progress");
     assert!(!hidden.contains("MiB"), "--no-progress, yet: {hidden:?}");
+}
+
+/// Files that say they are regular but have no size (`/proc`) or cannot be mapped (`/sys`)
+/// are read as streams.
+#[cfg(target_os = "linux")]
+#[test]
+fn files_without_a_size_are_read() {
+    let version = std::fs::read("/proc/version").unwrap();
+    let want = ok(&["encode", "--binary"], &version);
+    assert!(!want.is_empty());
+    assert_eq!(ok(&["encode", "--binary", "/proc/version"], b""), want);
+    let thp = "/sys/kernel/mm/transparent_hugepage/enabled";
+    if let Ok(contents) = std::fs::read(thp) {
+        assert_eq!(ok(&["encode", "--binary", thp], b""), ok(&["encode", "--binary"], &contents));
+    }
 }

@@ -95,6 +95,11 @@ fn encode_equals_serial() {
                     let mut got = b"prefix".to_vec();
                     pool.install(|| encoder.par_encode_vec(&input, &mut got));
                     assert!(got == want, "{encoder:?}, {size} bytes, {n} threads");
+                    // The parallel path itself, whatever the size and the pool (the public
+                    // one goes serial below the threshold and on one thread).
+                    let mut got = b"prefix".to_vec();
+                    pool.install(|| pctenc::__par::encode_vec(encoder, &input, &mut got));
+                    assert!(got == want, "{encoder:?}, {size} bytes, {n} threads, unconditionally");
                     checked += 1;
                 }
                 assert_eq!(encoder.par_encode(&input).as_bytes(), &want[6..]);
@@ -146,6 +151,16 @@ fn decode_equals_serial() {
                         let result = pool.install(|| decoder.par_decode_vec(input, &mut got));
                         assert_eq!(result, want_result, "{decoder:?}, {size} bytes, {n} threads");
                         assert!(got == want, "{decoder:?}, {size} bytes, {n} threads");
+                        if !decoder.is_legacy_u() && decoder.kept_encoded() == Decoder::new().kept_encoded() {
+                            let mut got = b"prefix".to_vec();
+                            let result =
+                                pool.install(|| pctenc::__par::decode_vec(&decoder, input, &mut got));
+                            assert_eq!(
+                                result, want_result,
+                                "{decoder:?}, {size} bytes, {n} threads, unconditionally"
+                            );
+                            assert!(got == want, "{decoder:?}, {size} bytes, {n} threads, unconditionally");
+                        }
                         checked += 1;
                     }
                     assert_eq!(decoder.par_decode(input).ok(), want_result.ok().map(|()| want[6..].to_vec()));
@@ -292,4 +307,84 @@ fn writing_paths_equal_one_shot() {
             assert_eq!(err.offset(), at);
         });
     }
+}
+
+/// A writer that claims one byte more than it was given.
+struct OverClaiming(Vec<u8>);
+
+impl std::io::Write for OverClaiming {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.extend_from_slice(buf);
+        Ok(buf.len() + 1)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The writing paths take a writer that claims too much at its word for what it was given:
+/// no panic, and the output is whole.
+#[test]
+fn writing_paths_survive_a_writer_that_overclaims() {
+    let input = text(2 * PAR_ENCODE_THRESHOLD, 0x5151_1515, RAW);
+    let encoder = pctenc::Encoder::new(sets::COMPONENT);
+    let mut w = OverClaiming(Vec::new());
+    encoder.par_encode_to(&input, &mut w).unwrap();
+    assert!(w.0 == encoder.encode(&input).as_bytes());
+}
+
+/// Streams fed two large pieces cut at, inside and just after tricky tokens (a `%` the next
+/// piece completes, malformed escapes, a run of `%`), through `feed` and `feed_to`: the
+/// one-shot result, output or error.
+#[test]
+fn large_pieces_cut_next_to_tricky_tokens() {
+    let t = PAR_DECODE_THRESHOLD;
+    let decoders = [
+        Decoder::new(),
+        Decoder::new().lenient(true),
+        Decoder::FORM.utf8(Utf8Mode::Bytes),
+        Decoder::new().lenient(true).reject(Reject::ALL),
+        Decoder::new().utf8(Utf8Mode::Strict),
+    ];
+    let specials: [&[u8]; 7] = [b"%", b"%4", b"%41", b"%4G", b"%%", &[b'%'; 40], b"%C3"];
+    let head = text(t + 7, 0x1357_9BDF, ENCODED);
+    let tail = text(t + 3, 0x2468_ACE0, ENCODED);
+    let mut checked = 0;
+    for special in specials {
+        // The token right before the cut, across it, and just after it.
+        for shift in [0, 1, 2, special.len(), special.len() + 1] {
+            let mut input = head.clone();
+            let cut = input.len();
+            let at = cut - shift.min(cut);
+            input.splice(at..at, special.iter().copied());
+            input.extend_from_slice(&tail);
+            for cut in [cut, cut + 1, cut + 17] {
+                for decoder in decoders {
+                    let want = decoder.decode(&input).map(|c| c.into_owned());
+                    let (first, second) = input.split_at(cut);
+                    let mut stream = pctenc::StreamDecoder::new(decoder);
+                    let mut out = Vec::new();
+                    let got = stream
+                        .feed(first, &mut out)
+                        .and_then(|()| stream.feed(second, &mut out))
+                        .and_then(|()| stream.finish(&mut out))
+                        .map(|()| out);
+                    assert_eq!(got, want, "feed {decoder:?} {special:?} shift {shift} cut {cut}");
+                    let mut stream = pctenc::StreamDecoder::new(decoder);
+                    let mut out = Vec::new();
+                    let as_decode_error = |e: std::io::Error| *e.get_ref().unwrap().downcast_ref().unwrap();
+                    let got = stream
+                        .feed_to(first, &mut out)
+                        .and_then(|()| stream.feed_to(second, &mut out))
+                        .map_err(as_decode_error)
+                        .and_then(|()| stream.finish(&mut out))
+                        .map(|()| out);
+                    assert_eq!(got, want, "feed_to {decoder:?} {special:?} shift {shift} cut {cut}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    println!("{checked} two-piece streams equal to one-shot");
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use pctenc::{DecodeError, Decoder, StreamDecoder};
 
 use super::Failure;
-use super::input::{CHUNK, Input};
+use super::input::{CHUNK, Input, each_segment};
 use super::output::Output;
 use super::progress::Progress;
 
@@ -26,27 +26,13 @@ pub fn run(
         if let Some(segments) = input.segments() {
             // A regular file: big segments, decoded on every thread; lines are only counted
             // when there is an error to place.
-            let mut segments = segments;
-            let (mut next, mut done) = (segments.next().transpose()?, None);
-            while let Some(segment) = next {
-                // The next segment is mapped, and the one before unmapped, while this one is
-                // worked on.
-                let (mapped, fed) = rayon::join(
-                    || {
-                        drop(done.take());
-                        segments.next().transpose()
-                    },
-                    || stream.feed_to(&segment, out),
-                );
-                if let Err(e) = fed {
-                    return Err(match decode_error(&e) {
-                        Some(e) => place(&input, e),
-                        None => out.error(e),
-                    });
-                }
-                progress.advance(segment.len());
-                next = mapped?;
-                done = Some(segment);
+            let fed =
+                each_segment(segments, |segment| stream.feed_to(segment, out), |n| progress.advance(n))?;
+            if let Err(e) = fed {
+                return Err(match decode_error(&e) {
+                    Some(e) => place(&input, e),
+                    None => out.error(e),
+                });
             }
             let mut decoded = Vec::new();
             stream.finish(&mut decoded).map_err(|e| place(&input, e))?;

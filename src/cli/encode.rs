@@ -7,7 +7,7 @@ use pctenc::{Encoder, StreamEncoder};
 use rayon::prelude::*;
 
 use super::Failure;
-use super::input::{CHUNK, Input};
+use super::input::{CHUNK, Input, each_segment};
 use super::output::Output;
 use super::progress::Progress;
 
@@ -23,23 +23,9 @@ pub fn run(
         // Each input is a stream of its own.
         let mut input = Input::open(&path)?;
         let mut stream = ChunkEncoder::new(*encoder, binary);
-        if let Some(mut segments) = input.segments() {
-            let (mut next, mut done) = (segments.next().transpose()?, None);
-            while let Some(segment) = next {
-                // The next segment is mapped, and the one before unmapped, while this one is
-                // worked on.
-                let (mapped, fed) = rayon::join(
-                    || {
-                        drop(done.take());
-                        segments.next().transpose()
-                    },
-                    || stream.feed(&segment, out),
-                );
-                fed.map_err(|e| out.error(e))?;
-                progress.advance(segment.len());
-                next = mapped?;
-                done = Some(segment);
-            }
+        if let Some(segments) = input.segments() {
+            let fed = each_segment(segments, |segment| stream.feed(segment, out), |n| progress.advance(n))?;
+            fed.map_err(|e| out.error(e))?;
         } else {
             loop {
                 let piece = input.next(&mut buf)?;

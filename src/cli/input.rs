@@ -39,13 +39,15 @@ impl Input {
     /// The total size of the inputs that are regular files (pipes count 0): what a progress
     /// bar counts to.
     pub fn known_size(files: &[PathBuf]) -> u64 {
-        Input::all(files)
-            .iter()
-            .filter(|p| *p != Path::new("-"))
-            .filter_map(|p| std::fs::metadata(p).ok())
-            .filter(|m| m.is_file())
-            .map(|m| m.len())
-            .sum()
+        let size = |path: &PathBuf| {
+            let meta = if path == Path::new("-") {
+                stdin_file().and_then(|f| f.metadata().ok())
+            } else {
+                std::fs::metadata(path).ok()
+            };
+            meta.filter(|m| m.is_file()).map_or(0, |m| m.len())
+        };
+        Input::all(files).iter().map(size).sum()
     }
 
     pub fn open(path: &Path) -> Result<Input, Failure> {
@@ -174,14 +176,48 @@ pub struct Piece<'a> {
     pub short: bool,
 }
 
-/// A regular file is mapped; other files are read as streams.
+/// A regular file is mapped; other files are read as streams, and so are files that say
+/// they are regular but report no size or cannot be mapped (`/proc` and `/sys` files, whose
+/// contents are made as they are read).
 fn source(file: File) -> io::Result<Source> {
     let meta = file.metadata()?;
-    if meta.is_file() {
-        Ok(Source::File { file, len: meta.len() })
-    } else {
-        Ok(Source::Stream(Box::new(file)))
+    // SAFETY: as in `map`; this map of the first byte only tells whether the file can be
+    // mapped, and is dropped at once.
+    let mappable =
+        meta.is_file() && meta.len() > 0 && unsafe { MmapOptions::new().len(1).map(&file) }.is_ok();
+    if mappable { Ok(Source::File { file, len: meta.len() }) } else { Ok(Source::Stream(Box::new(file))) }
+}
+
+/// Runs `work` on each segment of a mapped input in order, on the current rayon pool: the
+/// next segment is mapped (and populated), and the one before unmapped, while one is worked
+/// on. `done(n)` is told the size of each segment finished. The outer error is the input's
+/// (mapping), the inner one `work`'s.
+pub fn each_segment<F, E>(
+    mut segments: Segments<'_>,
+    mut work: F,
+    done: impl Fn(usize),
+) -> Result<Result<(), E>, Failure>
+where
+    F: FnMut(&[u8]) -> Result<(), E> + Send,
+    E: Send,
+{
+    let (mut next, mut last) = (segments.next().transpose()?, None);
+    while let Some(segment) = next {
+        let (mapped, worked) = rayon::join(
+            || {
+                drop(last.take());
+                segments.next().transpose()
+            },
+            || work(&segment),
+        );
+        if worked.is_err() {
+            return Ok(worked);
+        }
+        done(segment.len());
+        next = mapped?;
+        last = Some(segment);
     }
+    Ok(Ok(()))
 }
 
 /// Standard input as a `File`, when it is a regular file.

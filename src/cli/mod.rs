@@ -70,9 +70,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     if let Some(n) = cli.threads {
         pool = pool.num_threads(n.into());
     }
-    let pool = pool
-        .build()
-        .map_err(|e| Failure::Usage(format!("cannot start {} threads: {e}", cli.threads.unwrap_or(0))))?;
+    let pool =
+        pool.build().map_err(|e| Failure::Io { what: "thread pool".into(), error: io::Error::other(e) })?;
     pool.install(|| command(cli))
 }
 

@@ -130,13 +130,6 @@ impl Write for Output {
         }
     }
 
-    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
-        match self {
-            Output::Stdout(w) => w.write_vectored(bufs),
-            Output::File { temp, .. } => temp.write_vectored(bufs),
-        }
-    }
-
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Output::Stdout(w) => w.write_all(buf),

@@ -529,16 +529,28 @@ impl Decoder {
         }
     }
 
+    /// [`bytes`](Decoder::bytes), appending to `out`. On an error, `out` holds the bytes
+    /// decoded before it, followed by unspecified bytes (the caller truncates).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn append_bytes(
+        &self,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        last: bool,
+    ) -> Result<Step, DecodeError> {
+        let start = out.len();
+        out.resize(start + input.len(), 0);
+        let step = self.bytes(input, &mut out[start..], last)?;
+        out.truncate(start + step.written);
+        Ok(step)
+    }
+
     /// Decodes `input` as bytes (no UTF-8 step), appending to `out`.
     #[cfg(feature = "alloc")]
     fn decode_bytes_into(&self, input: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
         let start = out.len();
-        out.resize(start + input.len(), 0);
-        match self.bytes(input, &mut out[start..], true) {
-            Ok(step) => {
-                out.truncate(start + step.written);
-                Ok(())
-            }
+        match self.append_bytes(input, out, true) {
+            Ok(_) => Ok(()),
             Err(e) => {
                 let decoded = &out[start..start + self.decoded_before(input, e)];
                 let err = self.first_error(input, decoded, e);

@@ -49,6 +49,12 @@ pub struct StreamDecoder {
     carried_at: usize,
     /// The error already returned; the stream is over after one.
     failed: Option<DecodeError>,
+    /// The output buffers of `feed_to`, kept from piece to piece.
+    #[cfg(feature = "rayon")]
+    buffers: crate::par::Buffers,
+    /// An earlier `feed_to` failed to write: the stream is not to go on.
+    #[cfg(feature = "rayon")]
+    broken: bool,
 }
 
 impl StreamDecoder {
@@ -62,6 +68,10 @@ impl StreamDecoder {
             carried: 0,
             carried_at: 0,
             failed: None,
+            #[cfg(feature = "rayon")]
+            buffers: Default::default(),
+            #[cfg(feature = "rayon")]
+            broken: false,
         }
     }
 
@@ -108,18 +118,19 @@ impl StreamDecoder {
 
     /// [`feed`](StreamDecoder::feed), writing the output to `out` instead of appending it to
     /// a `Vec`. A large piece (at least [`PAR_DECODE_THRESHOLD`](crate::PAR_DECODE_THRESHOLD)
-    /// bytes) with
-    /// [`Utf8Mode::Bytes`] is decoded on every thread of the rayon pool in one pass, a window
-    /// of chunks at a time into reused buffers, and written as it goes: memory stays bounded
-    /// (a few MiB) however large the piece, such as a memory-mapped file of gigabytes. The
-    /// other modes, `%u` and kept escapes decode the piece into memory first
+    /// bytes) with [`Utf8Mode::Bytes`] is decoded on every thread of the rayon pool in one
+    /// pass, a window of chunks at a time into buffers the stream keeps, and written as it
+    /// goes: memory stays bounded (at most 4 MiB of buffers, whatever the number of threads)
+    /// however large the piece, such as a memory-mapped file of gigabytes. The other modes,
+    /// `%u` and kept escapes decode the piece into memory first
     /// ([`feed`](StreamDecoder::feed)), then write it.
     ///
     /// A decoding error is an [`io::Error`](std::io::Error) of kind
     /// [`InvalidData`](std::io::ErrorKind::InvalidData) that wraps the [`DecodeError`] (offset
     /// from the start of the stream), as in [`pctenc::io`](crate::io); unlike
     /// [`feed`](StreamDecoder::feed), the output of the piece before the error may have been
-    /// written. After an error of `out` the stream should not go on.
+    /// written. After an error of `out` the stream is broken, and every later `feed_to`
+    /// fails.
     ///
     /// ```
     /// use pctenc::{Decoder, DecodeError, StreamDecoder};
@@ -141,29 +152,42 @@ impl StreamDecoder {
         if let Some(err) = self.failed {
             return Err(invalid_data(err));
         }
+        if self.broken {
+            return Err(std::io::Error::other("an earlier write of this stream failed"));
+        }
+        let result = self.feed_to_unchecked(input, out);
+        self.broken = matches!(&result, Err(e) if crate::io::decode_error(e).is_none());
+        result
+    }
+
+    /// `feed_to` on a stream that has not failed.
+    #[cfg(feature = "rayon")]
+    fn feed_to_unchecked<W: std::io::Write + Send>(
+        &mut self,
+        input: &[u8],
+        out: &mut W,
+    ) -> std::io::Result<()> {
+        use crate::io::invalid_data;
+        let mut decoded = Vec::new();
         if self.decoder.utf8 != Utf8Mode::Bytes
             || !crate::par::splits(&self.decoder)
             || input.len() < crate::PAR_DECODE_THRESHOLD
         {
-            let mut decoded = Vec::new();
             self.feed(input, &mut decoded).map_err(invalid_data)?;
             return out.write_all(&decoded);
         }
         let mut rest = input;
         if !self.pending.is_empty() {
-            // Settle the held-back bytes with the next sixteen, as `run_pieces` does.
-            let take = 16;
-            let mut joined = core::mem::take(&mut self.pending);
-            joined.extend_from_slice(&input[..take]);
-            let mut decoded = Vec::new();
-            let read =
-                self.decode_piece(&joined, &mut decoded, false).inspect_err(|&e| self.failed = Some(e));
-            let read = read.map_err(invalid_data)?;
-            self.offset += read;
+            let settled = self.settle(input, &mut decoded, false).inspect_err(|&e| self.failed = Some(e));
+            // (A large piece is never used up by the settling.)
+            rest = settled.map_err(invalid_data)?.unwrap_or_default();
             out.write_all(&decoded)?;
-            rest = &input[take - (joined.len() - read)..];
         }
-        match crate::par::decode_to(&self.decoder, rest, out, crate::par::WRITE_CHUNK, false) {
+        let mut buffers = core::mem::take(&mut self.buffers);
+        let result =
+            crate::par::decode_to(&self.decoder, rest, out, &mut buffers, crate::par::WRITE_CHUNK, false);
+        self.buffers = buffers;
+        match result {
             Ok(read) => {
                 self.offset += read;
                 self.pending = rest[read..].to_vec();
@@ -194,26 +218,39 @@ impl StreamDecoder {
     /// `run` without the error bookkeeping.
     fn run_pieces(&mut self, mut input: &[u8], out: &mut Vec<u8>, last: bool) -> Result<(), DecodeError> {
         if !self.pending.is_empty() {
-            // Settle the held-back bytes with the first bytes of `input` (joined in a copy),
-            // so that the rest of a large piece is decoded where it is, never copied. After
-            // sixteen more bytes the held-back ones are decoded: at most eleven wait.
-            let take = input.len().min(16);
-            let mut joined = core::mem::take(&mut self.pending);
-            joined.extend_from_slice(&input[..take]);
-            let whole = take == input.len();
-            let read = self.decode_piece(&joined, out, last && whole)?;
-            self.offset += read;
-            let unread = joined.len() - read;
-            if whole {
-                self.pending = joined[read..].to_vec();
-                return Ok(());
+            match self.settle(input, out, last)? {
+                Some(rest) => input = rest,
+                None => return Ok(()),
             }
-            input = &input[take - unread..];
         }
         let read = self.decode_piece(input, out, last)?;
         self.offset += read;
         self.pending = input[read..].to_vec();
         Ok(())
+    }
+
+    /// Settles the held-back bytes with the first sixteen bytes of `input`, joined in a copy,
+    /// so that the rest of a large piece is decoded where it is, never copied: after sixteen
+    /// more bytes the held-back ones are decoded (at most eleven wait). Appends the decoding
+    /// to `out` and returns the rest of `input`, from its first byte not read; or `None` when
+    /// `input` had no more than sixteen bytes, all now read or held back.
+    fn settle<'a>(
+        &mut self,
+        input: &'a [u8],
+        out: &mut Vec<u8>,
+        last: bool,
+    ) -> Result<Option<&'a [u8]>, DecodeError> {
+        let take = input.len().min(16);
+        let mut joined = core::mem::take(&mut self.pending);
+        joined.extend_from_slice(&input[..take]);
+        let whole = take == input.len();
+        let read = self.decode_piece(&joined, out, last && whole)?;
+        self.offset += read;
+        if whole {
+            self.pending = joined[read..].to_vec();
+            return Ok(None);
+        }
+        Ok(Some(&input[take - (joined.len() - read)..]))
     }
 
     /// Decodes `src` (which starts at `self.offset`) after the carried UTF-8 bytes, and
@@ -279,17 +316,11 @@ impl StreamDecoder {
         if src.len() >= crate::PAR_DECODE_THRESHOLD
             && !crate::par::single_thread()
             && crate::par::splits(&self.decoder)
-            && let Ok(step) = crate::par::decode_bytes(&self.decoder, src, out, crate::par::CHUNK, last)
         {
-            return Ok(step.read);
+            return crate::par::decode_bytes(&self.decoder, src, out, crate::par::CHUNK, last)
+                .map(|s| s.read);
         }
-        // (After an error in the parallel pass, the serial decoder finds it again, with the
-        // bytes before it.)
-        let start = out.len();
-        out.resize(start + src.len(), 0);
-        let step = self.decoder.bytes(src, &mut out[start..], last)?;
-        out.truncate(start + step.written);
-        Ok(step.read)
+        self.decoder.append_bytes(src, out, last).map(|s| s.read)
     }
 
     /// The error for an invalid UTF-8 sequence that starts at index `at` of the bytes this
