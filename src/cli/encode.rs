@@ -50,8 +50,9 @@ struct ChunkEncoder {
     /// The current line (binary: the whole input). It holds back the bytes whose encoding
     /// the next read may change (`StreamEncoder`).
     stream: StreamEncoder,
-    /// The encoder of runs of whole lines: `\n` and `\r` kept raw.
-    lines: Encoder,
+    /// The encoder of runs of whole lines: `\n` and `\r` kept raw. (A stream for the output
+    /// buffers it keeps; a run ends with a `\n`, so it never holds anything back.)
+    lines: StreamEncoder,
     binary: bool,
     /// Line mode: the last read ended with a `\r`, not fed yet, which may start a `\r\n`.
     cr: bool,
@@ -64,7 +65,7 @@ impl ChunkEncoder {
         // Whole lines without a lone `\r` encode as one text in which `\n` and `\r` stay
         // raw: a line's encoding does not depend on what is around it (a `%` or a UTF-8
         // sequence never continues across a line end), and `\r` occurs only in `\r\n`.
-        let lines = encoder.with_set(encoder.set().remove(b'\n').remove(b'\r'));
+        let lines = StreamEncoder::new(encoder.with_set(encoder.set().remove(b'\n').remove(b'\r')));
         ChunkEncoder { stream: StreamEncoder::new(encoder), lines, binary, cr: false, small: Vec::new() }
     }
 
@@ -100,7 +101,7 @@ impl ChunkEncoder {
             } else {
                 out.write_all(&small)?;
                 small.clear();
-                self.lines.par_encode_to(lines, out)?;
+                self.lines.feed_to(lines, out)?;
             }
             rest = tail;
         }
