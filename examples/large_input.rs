@@ -14,7 +14,11 @@
 //!   THREADS, `par_encode_vec` / `par_decode_vec` on a pool of that many threads;
 //! - `encode-to` / `decode-to`: the CLI's path, `StreamEncoder::feed_to` /
 //!   `StreamDecoder::feed_to` into `io::sink()` (one pass, output in reused chunk buffers),
-//!   on a pool of THREADS threads (default 1).
+//!   on a pool of THREADS threads (default 1);
+//! - `map`: no encoding at all: maps FILE and enters its pages into the page table
+//!   (`MADV_POPULATE_READ`, as the CLI does), then unmaps it: what the kernel charges for
+//!   reading a file of the page cache through a mapping, which the CLI pays and the in-memory
+//!   figures do not.
 
 use std::time::Instant;
 
@@ -68,6 +72,14 @@ fn main() {
                         stream.feed_to(&input, &mut std::io::sink()).expect("FILE decodes");
                         stream.finish(&mut out).expect("FILE decodes");
                     }),
+                    ("map", _) => {
+                        let file = std::fs::File::open(path).expect("open FILE");
+                        // SAFETY: read-only map of a file nobody changes during the run.
+                        let map = unsafe { memmap2::Mmap::map(&file) }.expect("map FILE");
+                        #[cfg(target_os = "linux")]
+                        map.advise(memmap2::Advice::PopulateRead).expect("MADV_POPULATE_READ");
+                        drop(map);
+                    }
                     _ => panic!("unknown OPERATION"),
                 }
                 best = best.min(start.elapsed().as_secs_f64());
