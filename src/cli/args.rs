@@ -13,6 +13,7 @@ use pctenc::{Backend, Decoder, Reject, Set};
     echo 'Jürgen & Björk' | pctenc encode --set component\n  \
     echo '/docs/100%/caf%C3%A9 menu' | pctenc encode --set path --keep-escapes\n  \
     pctenc decode --utf8 strict access.log -o decoded.log\n  \
+    pctenc encode --binary -j 8 dump.bin -o dump.txt\n  \
     pctenc normalize urls.txt -o normalized.txt\n  \
     pctenc decode --keep-encoded uri-reserved --reject controls,slashes paths.txt\n  \
     pctenc sets")]

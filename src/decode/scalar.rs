@@ -421,6 +421,7 @@ pub(crate) fn source_offset(input: &[u8], rules: Rules, index: usize) -> usize {
 /// byte `back` bytes before the decoding of `input[..end]` ends. Reading backwards is exact
 /// here: a `%HH` that ends a token boundary is always an escape, since its `%` cannot be a
 /// digit of an escape before it. It costs `back` steps instead of a pass over the input.
+#[cfg(feature = "alloc")]
 pub(crate) fn source_offset_back(input: &[u8], end: usize, back: usize) -> usize {
     let mut at = end;
     for _ in 0..back {
