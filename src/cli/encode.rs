@@ -4,7 +4,6 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use pctenc::{Encoder, StreamEncoder};
-use rayon::prelude::*;
 
 use super::Failure;
 use super::input::{CHUNK, Input, each_segment};
@@ -53,6 +52,9 @@ struct ChunkEncoder {
     /// The encoder of runs of whole lines: `\n` and `\r` kept raw. (A stream for the output
     /// buffers it keeps; a run ends with a `\n`, so it never holds anything back.)
     lines: StreamEncoder,
+    /// How the set writes a `\r`, when it escapes it: a `\r` of a run that does not end its
+    /// line is written so ([`LoneCr`]).
+    lone_cr: Option<[u8; 3]>,
     binary: bool,
     /// Line mode: the last read ended with a `\r`, not fed yet, which may start a `\r\n`.
     cr: bool,
@@ -62,11 +64,19 @@ struct ChunkEncoder {
 
 impl ChunkEncoder {
     fn new(encoder: Encoder, binary: bool) -> ChunkEncoder {
-        // Whole lines without a lone `\r` encode as one text in which `\n` and `\r` stay
-        // raw: a line's encoding does not depend on what is around it (a `%` or a UTF-8
-        // sequence never continues across a line end), and `\r` occurs only in `\r\n`.
+        // Whole lines encode as one text in which `\n` and `\r` stay raw: a line's encoding
+        // does not depend on what is around it (a `%` or a UTF-8 sequence never continues
+        // across a line end). A `\r` not followed by `\n` is then escaped on its way out.
         let lines = StreamEncoder::new(encoder.with_set(encoder.set().remove(b'\n').remove(b'\r')));
-        ChunkEncoder { stream: StreamEncoder::new(encoder), lines, binary, cr: false, small: Vec::new() }
+        let lone_cr = <[u8; 3]>::try_from(encoder.encode("\r").as_bytes()).ok();
+        ChunkEncoder {
+            stream: StreamEncoder::new(encoder),
+            lines,
+            lone_cr,
+            binary,
+            cr: false,
+            small: Vec::new(),
+        }
     }
 
     /// Writes to `out` the encoding of `data`, the next read, as far as it is known. Large
@@ -88,20 +98,19 @@ impl ChunkEncoder {
                 None => self.stream.feed(b"\r", &mut small),
             }
         }
-        // Whole lines after the first: one call for all of them (on every thread when they
-        // are many), unless a lone `\r` needs the line-by-line path.
+        // Whole lines after the first: one call for all of them, on every thread when they
+        // are many.
         if let Some(first) = memchr::memchr(b'\n', rest)
             && let Some(last) = memchr::memrchr(b'\n', rest)
             && first < last
         {
             let (head, lines, tail) = (&rest[..=first], &rest[first + 1..=last], &rest[last + 1..]);
             self.feed_lines(head, &mut small);
-            if has_lone_cr(lines) {
-                self.feed_lines(lines, &mut small);
-            } else {
-                out.write_all(&small)?;
-                small.clear();
-                self.lines.feed_to(lines, out)?;
+            out.write_all(&small)?;
+            small.clear();
+            match self.lone_cr {
+                Some(escape) => self.lines.feed_to(lines, &mut LoneCr { inner: out, escape, held: false })?,
+                None => self.lines.feed_to(lines, out)?,
             }
             rest = tail;
         }
@@ -145,15 +154,68 @@ impl ChunkEncoder {
     }
 }
 
-/// Whether `lines` has a `\r` that is not followed by `\n`. Looked for on every thread: on
-/// large input a serial pass would cost a good part of the parallel encoding's time.
-fn has_lone_cr(lines: &[u8]) -> bool {
-    const PART: usize = 1 << 20;
-    (0..lines.len().div_ceil(PART)).into_par_iter().any(|k| {
-        let start = k * PART;
-        let part = &lines[start..(start + PART).min(lines.len())];
-        memchr::memchr_iter(b'\r', part).any(|i| lines.get(start + i + 1) != Some(&b'\n'))
-    })
+/// Passes the encoding of a run of whole lines on, writing each raw `\r` that is not
+/// followed by `\n` as the set escapes it. The run's encoder keeps `\r` raw, and a raw `\r`
+/// in its output is always one of the input, so this is exactly line mode's rule, checked on
+/// output still in the cache rather than in a pass of its own over the input.
+struct LoneCr<'a, W: Write> {
+    inner: &'a mut W,
+    escape: [u8; 3],
+    /// The last byte written was a `\r`, not passed on yet: what follows decides.
+    held: bool,
+}
+
+impl<W: Write> LoneCr<'_, W> {
+    /// Passes on the held `\r`, now that the byte after it is known.
+    fn settle(&mut self, next_is_lf: bool) -> io::Result<()> {
+        self.held = false;
+        self.inner.write_all(if next_is_lf { b"\r" } else { &self.escape })
+    }
+}
+
+impl<W: Write> Write for LoneCr<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.held {
+            self.settle(buf[0] == b'\n')?;
+        }
+        let mut from = 0;
+        for at in memchr::memchr_iter(b'\r', buf) {
+            match buf.get(at + 1) {
+                Some(b'\n') => continue,
+                Some(_) => {
+                    self.inner.write_all(&buf[from..at])?;
+                    self.inner.write_all(&self.escape)?;
+                }
+                None => {
+                    self.inner.write_all(&buf[from..at])?;
+                    self.held = true;
+                }
+            }
+            from = at + 1;
+        }
+        self.inner.write_all(&buf[from.min(buf.len())..])?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        // A run ends with `\n`, so nothing is held at its end; should it be, the `\r` ends
+        // the input and is lone.
+        if self.held {
+            self.settle(false)?;
+        }
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for LoneCr<'_, W> {
+    fn drop(&mut self) {
+        if self.held {
+            let _ = self.settle(false);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -246,6 +308,26 @@ mod tests {
                 assert_eq!(pieces(encoder, false, &input, &[]), want, "{input:?}");
                 let third = input.len() / 3;
                 assert_eq!(pieces(encoder, false, &input, &[third, 2 * third]), want, "{input:?}");
+            }
+        }
+    }
+
+    /// `LoneCr` escapes exactly the `\r`s not followed by `\n`, however the output is split
+    /// into writes.
+    #[test]
+    fn lone_cr_across_writes() {
+        let input = b"a\r\nb\rc\r\r\n\r\rd\n\r";
+        let want = b"a\r\nb%0Dc%0D\r\n%0D%0Dd\n%0D";
+        for cut in 0..=input.len() {
+            for cut2 in cut..=input.len() {
+                let mut out = Vec::new();
+                let mut w = LoneCr { inner: &mut out, escape: *b"%0D", held: false };
+                for piece in [&input[..cut], &input[cut..cut2], &input[cut2..]] {
+                    w.write_all(piece).unwrap();
+                }
+                w.flush().unwrap();
+                drop(w);
+                assert_eq!(out, want, "cuts at {cut} and {cut2}");
             }
         }
     }
