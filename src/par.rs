@@ -336,23 +336,9 @@ where
     W: Write + Send,
     E: Send,
 {
-    windows_with(pieces, out, &work, window(chunk), &mut buffers.ready, &mut buffers.next)
-}
-
-/// [`windows`] with the two sets of slots: `ready` holds the window being written, `next`
-/// the one being worked on.
-fn windows_with<W, E>(
-    pieces: &[&[u8]],
-    out: &mut W,
-    work: &(impl Fn(&[u8], &mut Slot) -> Result<(), E> + Sync),
-    window: usize,
-    ready: &mut Vec<Slot>,
-    next: &mut Vec<Slot>,
-) -> Result<(), (usize, Result<E, io::Error>)>
-where
-    W: Write + Send,
-    E: Send,
-{
+    // `ready` holds the window being written, `next` the one being worked on.
+    let Buffers { ready, next } = buffers;
+    let window = window(chunk);
     let run = |batch: &[&[u8]], slots: &mut Vec<Slot>| -> Vec<Result<(), E>> {
         slots.resize_with(slots.len().max(batch.len()), Slot::default);
         batch.par_iter().zip(slots.par_iter_mut()).map(|(piece, slot)| work(piece, slot)).collect()
