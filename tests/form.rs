@@ -1,5 +1,5 @@
 //! `pctenc::form`: the web-platform-tests application/x-www-form-urlencoded parser data
-//! (`tests/data/urlencoded-parser-data.json`, BSD 3-Clause, see `tests/data/wpt-LICENSE`), and
+//! (`tests/data/wpt/urlencoded-parser-data.json`, BSD 3-Clause, see `tests/data/wpt/LICENSE`), and
 //! property tests against the `form_urlencoded` crate, round trips and borrowing.
 //!
 //! `PROPTEST_CASES` sets the number of cases of every property (defaults below).
@@ -28,7 +28,7 @@ fn parsed(input: &[u8]) -> Vec<(String, String)> {
 
 #[test]
 fn wpt_urlencoded_parser_data() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/urlencoded-parser-data.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wpt/urlencoded-parser-data.json");
     let text = std::fs::read_to_string(path).expect("read the wpt data");
     let data: serde_json::Value = serde_json::from_str(&text).expect("the wpt data is JSON");
     let mut checked = 0;
