@@ -73,6 +73,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "exhaustive check of safe table code, too slow for Miri: runs natively")]
     fn pairs() {
         for hi in 0..=255u8 {
             for lo in 0..=255u8 {

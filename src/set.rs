@@ -362,6 +362,7 @@ mod tests {
 
     /// The column table stays in step with the bitmap through every builder.
     #[test]
+    #[cfg_attr(miri, ignore = "exhaustive check of safe table code, too slow for Miri: runs natively")]
     fn rows_follow_the_bitmap() {
         let mut sets: Vec<Set> = crate::sets::NAMED.iter().map(|n| n.set).collect();
         sets.extend([Set::EMPTY, Set::ALL, Set::keeping(b"-_"), Set::EMPTY.add(b'a').complement()]);

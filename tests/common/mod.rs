@@ -12,9 +12,37 @@ pub fn set_from_bits(bits: u128) -> Set {
     (0..128u8).fold(Set::EMPTY, |set, b| if bits >> b & 1 == 1 { set.add(b) } else { set })
 }
 
-/// `PROPTEST_CASES` if set, else `default`.
+/// `PROPTEST_CASES` if set, else `default` (at most 3 under Miri).
 pub fn cases(default: u32) -> u32 {
+    let default = if MIRI { default.min(3) } else { default };
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Whether the tests run under Miri. Miri interprets every operation, about a million times
+/// slower than native code, so the tests then try a sample of what they try natively that
+/// keeps every vector boundary and every code path (`docs/TESTING.md`).
+pub const MIRI: bool = cfg!(miri);
+
+/// `all` natively; under Miri, the first, the last and every `every`-th in between.
+pub fn thin<T>(all: impl IntoIterator<Item = T>, every: usize) -> Vec<T> {
+    let all: Vec<T> = all.into_iter().collect();
+    if !MIRI {
+        return all;
+    }
+    let last = all.len().saturating_sub(1);
+    all.into_iter().enumerate().filter(|&(i, _)| i % every == 0 || i == last).map(|(_, x)| x).collect()
+}
+
+/// The lengths `0..=max` natively; under Miri, those next to a multiple of a block size (16,
+/// 32 or 64 bytes).
+pub fn lengths(max: usize) -> Vec<usize> {
+    if !MIRI {
+        return (0..=max).collect();
+    }
+    [0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 66, 127, 128, 129, 130, 191, 192, 193]
+        .into_iter()
+        .filter(|&len| len <= max)
+        .collect()
 }
 
 /// A decoding result with the error as `(offset, kind)`.
@@ -421,7 +449,20 @@ pub fn engines() -> Vec<Engine> {
     }
     let best = available.iter().copied().max().unwrap();
     assert_eq!(Backend::detect(), best, "detect() must pick the widest available backend");
-    available.into_iter().filter(|&b| b != Backend::Scalar).map(|b| Engine::new(b).unwrap()).collect()
+    let mut tested: Vec<Backend> = available.into_iter().filter(|&b| b != Backend::Scalar).collect();
+    // `PCTENC_TEST_BACKENDS` narrows a run to the backends it names, each of which must be
+    // available: the second Miri run, with AVX2 enabled, leaves out SSE2, which the first ran.
+    if let Ok(only) = std::env::var("PCTENC_TEST_BACKENDS") {
+        let only: Vec<Backend> = only
+            .split(',')
+            .map(|name| Backend::from_name(name.trim()).unwrap_or_else(|| panic!("unknown backend {name:?}")))
+            .collect();
+        assert!(only.iter().all(|b| b.is_available()), "PCTENC_TEST_BACKENDS names a backend not available");
+        tested.retain(|b| only.contains(b));
+        static NARROWED: std::sync::Once = std::sync::Once::new();
+        NARROWED.call_once(|| eprintln!("PCTENC_TEST_BACKENDS: testing only {tested:?}"));
+    }
+    tested.into_iter().map(|b| Engine::new(b).unwrap()).collect()
 }
 
 /// A set: one of the predefined ones, or a random one, possibly with `+` and IRI rules.
