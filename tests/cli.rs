@@ -359,6 +359,12 @@ fn stdin_streams_with_bounded_memory() {
     // 8 input bytes ("ab cd/ef") encode to 12.
     assert_eq!(received, TOTAL / 8 * 12);
     eprintln!("peak RSS of `pctenc encode --binary` over {} MiB: {} KiB", TOTAL >> 20, peak_kib);
+    // AddressSanitizer keeps freed memory in quarantine and adds shadow memory: its run
+    // (`PCTENC_SANITIZER` set by `.ci/run`) checks accesses here, the other runs the bound.
+    if std::env::var_os("PCTENC_SANITIZER").is_some() {
+        eprintln!("PCTENC_SANITIZER is set: the 32 MiB bound is not checked in this run");
+        return;
+    }
     assert!(peak_kib > 0 && peak_kib < 32 * 1024, "peak RSS {peak_kib} KiB");
 }
 
