@@ -42,7 +42,8 @@ fn through_io(dec: Decoder, input: &[u8]) -> Outcome {
 }
 
 /// `want` from every API on every backend, and from the parallel decoder with `input` after
-/// just over its threshold of plain text (the error offsets moved by as much).
+/// just over its threshold of plain text (the error offsets moved by as much; for strict
+/// decoders that are not lossy, which take every path of it, to keep the emulated runs short).
 fn assert_decodes(dec: Decoder, input: &[u8], want: Outcome) {
     let cuts: Vec<usize> = (0..=input.len()).step_by(2).collect();
     for engine in every_engine() {
@@ -56,6 +57,9 @@ fn assert_decodes(dec: Decoder, input: &[u8], want: Outcome) {
             input.escape_ascii().to_string()
         );
         assert_eq!(through_io(dec, input), want, "io adapters, {:?} with {dec:?}", engine.backend());
+    }
+    if dec.is_lenient() || dec.utf8_mode() == Utf8Mode::Lossy {
+        return;
     }
     let pad = pctenc::PAR_DECODE_THRESHOLD + 64;
     let mut large = vec![b'a'; pad];
