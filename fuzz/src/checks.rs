@@ -61,22 +61,39 @@ fn same<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T, case: &dyn 
     }
 }
 
+/// Where two byte strings first differ, and both around there (all of them when short).
+fn diff(got: &[u8], want: &[u8]) -> String {
+    let at = got.iter().zip(want).position(|(g, w)| g != w).unwrap_or(got.len().min(want.len()));
+    let (from, lens) = (at.saturating_sub(40), format!("lengths {} and {}", got.len(), want.len()));
+    if got.len().max(want.len()) <= 400 {
+        return format!("at byte {at} ({lens})\n  got:  b\"{}\"\n  want: b\"{}\"", show(got), show(want));
+    }
+    let window = |b: &[u8]| show(&b[from.min(b.len())..(at + 40).min(b.len())]);
+    format!(
+        "at byte {at} ({lens}); from byte {from}:\n  got:  b\"{}\"\n  want: b\"{}\"",
+        window(got),
+        window(want)
+    )
+}
+
 #[track_caller]
 fn same_bytes(what: &str, got: &[u8], want: &[u8], case: &dyn Fn() -> String) {
     if got != want {
-        panic!("{what} differs\n  got:  b\"{}\"\n  want: b\"{}\"\n  case: {}", show(got), show(want), case());
+        panic!("{what} differs {}\n  case: {}", diff(got, want), case());
     }
 }
 
 #[track_caller]
 fn same_outcome(what: &str, got: &Outcome, want: &Outcome, case: &dyn Fn() -> String) {
-    if got != want {
-        panic!(
+    match (got, want) {
+        _ if got == want => {}
+        (Ok(g), Ok(w)) => panic!("{what} differs {}\n  case: {}", diff(g, w), case()),
+        _ => panic!(
             "{what} differs\n  got:  {}\n  want: {}\n  case: {}",
             show_outcome(got),
             show_outcome(want),
             case()
-        );
+        ),
     }
 }
 
