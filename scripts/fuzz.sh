@@ -3,6 +3,9 @@
 # from the seeds in fuzz/seeds/<target> and the local corpus fuzz/corpus/<target> (kept
 # between runs, not committed). Fails at the first finding: cargo fuzz exits non-zero, the
 # input is saved in fuzz/artifacts/<target>/, and the end of the fuzzer's log is printed.
+# libFuzzer replays the corpus before its clock starts: with a large local corpus (the
+# `parallel` target's inputs are slow), a run lasts longer than FUZZ_SECONDS; a fresh clone
+# starts from the seeds alone.
 #
 # Needs the nightly toolchain (for the sanitizer and coverage flags); installs cargo-fuzz
 # when it is missing.
