@@ -13,7 +13,7 @@ use pctenc::{DecodeErrorKind, Decoder, Encoder, Engine, Reject, StreamDecoder, U
 use proptest::prelude::*;
 
 mod common;
-use common::{Outcome, all_decoders, cases, check_all_apis, engines, option_decoders, outcome};
+use common::{Outcome, all_decoders, cases, check_all_apis, engines, option_decoders};
 
 /// Every backend this CPU has, scalar included.
 fn every_engine() -> Vec<Engine> {
@@ -41,9 +41,10 @@ fn through_io(dec: Decoder, input: &[u8]) -> Outcome {
     w
 }
 
-/// `want` from every API on every backend, and from the parallel decoder with `input` after
-/// just over its threshold of plain text (the error offsets moved by as much; for strict
-/// decoders that are not lossy, which take every path of it, to keep the emulated runs short).
+/// `want` from every API on every backend, and (feature `rayon`) from the parallel decoder
+/// with `input` after just over its threshold of plain text (the error offsets moved by as
+/// much; for strict decoders that are not lossy, which take every path of it, to keep the
+/// emulated runs short).
 fn assert_decodes(dec: Decoder, input: &[u8], want: Outcome) {
     let cuts: Vec<usize> = (0..=input.len()).step_by(2).collect();
     for engine in every_engine() {
@@ -58,15 +59,15 @@ fn assert_decodes(dec: Decoder, input: &[u8], want: Outcome) {
         );
         assert_eq!(through_io(dec, input), want, "io adapters, {:?} with {dec:?}", engine.backend());
     }
-    if dec.is_lenient() || dec.utf8_mode() == Utf8Mode::Lossy {
-        return;
+    #[cfg(feature = "rayon")]
+    if !dec.is_lenient() && dec.utf8_mode() != Utf8Mode::Lossy {
+        let pad = pctenc::PAR_DECODE_THRESHOLD + 64;
+        let mut large = vec![b'a'; pad];
+        large.extend_from_slice(input);
+        let got = common::outcome(dec.par_decode(&large));
+        let shifted = want.map(|v| [&large[..pad], &v[..]].concat()).map_err(|(at, kind)| (at + pad, kind));
+        assert_eq!(got, shifted, "par_decode with {dec:?} on {pad} bytes then {input:?}");
     }
-    let pad = pctenc::PAR_DECODE_THRESHOLD + 64;
-    let mut large = vec![b'a'; pad];
-    large.extend_from_slice(input);
-    let got = outcome(dec.par_decode(&large));
-    let shifted = want.map(|v| [&large[..pad], &v[..]].concat()).map_err(|(at, kind)| (at + pad, kind));
-    assert_eq!(got, shifted, "par_decode with {dec:?} on {pad} bytes then {input:?}");
 }
 
 #[test]
