@@ -15,7 +15,7 @@
 use pctenc::{Decoder, Encoder, Engine, Reject, Set, Utf8Mode, sets};
 
 mod common;
-use common::{all_decoders, engines, outcome};
+use common::{all_decoders, engines_with_scalar, outcome};
 
 /// The longest input tried: four vectors of AVX-512, so every loop, tail and overlap runs.
 const MAX_LEN: usize = 256;
@@ -200,8 +200,7 @@ fn check_detected(input: &[u8], edge: Edge, out: &mut Guarded) {
 
 #[test]
 fn every_backend_stays_inside_slices_that_touch_a_guard_page() {
-    let mut engines = engines();
-    engines.push(Engine::scalar());
+    let engines = engines_with_scalar();
     let (mut input_pages, mut output_pages) = (Guarded::new(), Guarded::new());
     let trace = std::env::var_os("PCTENC_GUARD_TRACE").is_some();
     let mut checked = 0usize;

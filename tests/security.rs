@@ -9,18 +9,11 @@
 
 use std::io::{Read, Write};
 
-use pctenc::{DecodeErrorKind, Decoder, Encoder, Engine, Reject, StreamDecoder, Utf8Mode, sets};
+use pctenc::{DecodeErrorKind, Decoder, Encoder, Reject, StreamDecoder, Utf8Mode, sets};
 use proptest::prelude::*;
 
 mod common;
-use common::{Outcome, all_decoders, cases, check_all_apis, engines, option_decoders};
-
-/// Every backend this CPU has, scalar included.
-fn every_engine() -> Vec<Engine> {
-    let mut all = engines();
-    all.push(Engine::scalar());
-    all
-}
+use common::{Outcome, all_decoders, cases, check_all_apis, engines_with_scalar, option_decoders};
 
 /// The outcome of `dec` on `input` through the `io` adapters, in 7-byte writes and reads.
 fn through_io(dec: Decoder, input: &[u8]) -> Outcome {
@@ -47,7 +40,7 @@ fn through_io(dec: Decoder, input: &[u8]) -> Outcome {
 /// emulated runs short).
 fn assert_decodes(dec: Decoder, input: &[u8], want: Outcome) {
     let cuts: Vec<usize> = (0..=input.len()).step_by(2).collect();
-    for engine in every_engine() {
+    for engine in engines_with_scalar() {
         let dec = dec.engine(engine);
         let got = check_all_apis(dec, input, &cuts);
         assert_eq!(
@@ -189,7 +182,7 @@ fn sizes_are_checked_not_wrapped() {
     // library's unit test `encode::tests::escaped_len_is_checked` shows `None`. Inputs that
     // large cannot be allocated, so here: the sizes of real inputs are exact, and a buffer
     // one byte short is an error that says how much is needed, never a wrapped length.
-    for engine in every_engine() {
+    for engine in engines_with_scalar() {
         let enc = Encoder::new(sets::COMPONENT).engine(engine);
         for len in [0, 1, 63, 64, 65, 1000] {
             let input = vec![b' '; len];

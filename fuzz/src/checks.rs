@@ -104,6 +104,27 @@ fn ensure(what: &str, ok: bool, case: &dyn Fn() -> String) {
     }
 }
 
+/// Runs `decode`, which appends to the `Vec` it is given, on one that holds `prefix` first:
+/// the bytes appended, or the error. Checks that success keeps the prefix and that an error
+/// leaves the `Vec` as it was.
+fn appended(
+    api: &str,
+    decode: impl FnOnce(&mut Vec<u8>) -> Result<(), DecodeError>,
+    case: &dyn Fn() -> String,
+) -> Outcome {
+    let mut out = b"prefix".to_vec();
+    match decode(&mut out) {
+        Ok(()) => {
+            ensure(&format!("{api} lost what `out` held"), out.starts_with(b"prefix"), case);
+            Ok(out[6..].to_vec())
+        }
+        Err(e) => {
+            same_bytes(&format!("{api} changed `out` on error"), &out, b"prefix", case);
+            Err((e.offset(), e.kind()))
+        }
+    }
+}
+
 /// Guard bytes after an output slice: nothing may be written there.
 const GUARD: usize = 80;
 const FILL: u8 = 0xA5;
@@ -165,29 +186,10 @@ pub fn encode(enc: Encoder, input: &[u8]) {
 // ---------------------------------------------------------------------------------------
 // decode
 
-/// The index, in the decoded `bytes`, of the first byte whose lossy output does not fit in
-/// `room` bytes: a valid character's bytes count one by one, a maximal invalid subsequence
-/// counts three bytes (U+FFFD), charged to its first byte.
-fn lossy_overflow(bytes: &[u8], room: usize) -> Option<usize> {
-    let (mut index, mut written) = (0, 0);
-    for chunk in bytes.utf8_chunks() {
-        for _ in chunk.valid().bytes() {
-            if written + 1 > room {
-                return Some(index);
-            }
-            written += 1;
-            index += 1;
-        }
-        if !chunk.invalid().is_empty() {
-            if written + 3 > room {
-                return Some(index);
-            }
-            written += 3;
-            index += chunk.invalid().len();
-        }
-    }
-    None
-}
+// The lossy-overflow model of the tests, shared so the two cannot drift apart.
+#[path = "../../tests/common/lossy.rs"]
+mod lossy;
+use lossy::lossy_overflow;
 
 /// Every backend against scalar: `decode` (output, or error offset and kind), `decode_vec`,
 /// `decode_to_str`, `decode_slice` into a roomy slice, an exact-size one and too-small ones
@@ -248,17 +250,7 @@ pub fn decode(dec: Decoder, input: &[u8], room: usize) {
         let b = engine.backend().name();
         same_outcome(&format!("{b} decode"), &outcome(fast.decode(input)), &want, &case);
 
-        let mut out = b"prefix".to_vec();
-        let got = match fast.decode_vec(input, &mut out) {
-            Ok(()) => {
-                ensure(&format!("{b} decode_vec lost what `out` held"), out.starts_with(b"prefix"), &case);
-                Ok(out[6..].to_vec())
-            }
-            Err(e) => {
-                same_bytes(&format!("{b} decode_vec changed `out` on error"), &out, b"prefix", &case);
-                Err((e.offset(), e.kind()))
-            }
-        };
+        let got = appended(&format!("{b} decode_vec"), |out| fast.decode_vec(input, out), &case);
         same_outcome(&format!("{b} decode_vec"), &got, &want, &case);
 
         let got = outcome(fast.decode_to_str(input).map(|s| s.into_owned().into_bytes()));
@@ -686,17 +678,7 @@ pub fn parallel_decode(dec: Decoder, big: &[u8], cut: usize, public: bool) {
         let want = outcome(dec.decode_vec(big, &mut want).map(|()| want));
 
         if splits(&dec) {
-            let mut out = b"prefix".to_vec();
-            let got = match pctenc::__par::decode_vec(&dec, big, &mut out) {
-                Ok(()) => {
-                    ensure("__par::decode_vec lost what `out` held", out.starts_with(b"prefix"), &case);
-                    Ok(out[6..].to_vec())
-                }
-                Err(e) => {
-                    same_bytes("__par::decode_vec changed `out` on error", &out, b"prefix", &case);
-                    Err((e.offset(), e.kind()))
-                }
-            };
+            let got = appended("__par::decode_vec", |out| pctenc::__par::decode_vec(&dec, big, out), &case);
             same_outcome("__par::decode_vec", &got, &want, &case);
         }
         if !public {
@@ -705,17 +687,7 @@ pub fn parallel_decode(dec: Decoder, big: &[u8], cut: usize, public: bool) {
         let above = big.len() >= pctenc::PAR_DECODE_THRESHOLD && rayon::current_num_threads() > 1;
         ensure("the parallel decoding path would not run", above, &case);
 
-        let mut out = b"prefix".to_vec();
-        let got = match dec.par_decode_vec(big, &mut out) {
-            Ok(()) => {
-                ensure("par_decode_vec lost what `out` held", out.starts_with(b"prefix"), &case);
-                Ok(out[6..].to_vec())
-            }
-            Err(e) => {
-                same_bytes("par_decode_vec changed `out` on error", &out, b"prefix", &case);
-                Err((e.offset(), e.kind()))
-            }
-        };
+        let got = appended("par_decode_vec", |out| dec.par_decode_vec(big, out), &case);
         same_outcome("par_decode_vec", &got, &want, &case);
 
         // The second piece is at least the threshold long: it goes parallel.

@@ -236,29 +236,8 @@ pub fn expected(dec: Decoder, input: &[u8]) -> Outcome {
     }
 }
 
-/// The index, in the decoded bytes, of the first byte whose lossy output does not fit in
-/// `room` bytes (`None` when all fits). The bytes of a valid character count one by one; a
-/// maximal invalid subsequence counts as one unit of three bytes, charged to its first byte.
-pub fn lossy_overflow(bytes: &[u8], room: usize) -> Option<usize> {
-    let (mut index, mut written) = (0, 0);
-    for chunk in bytes.utf8_chunks() {
-        for _ in chunk.valid().bytes() {
-            if written + 1 > room {
-                return Some(index);
-            }
-            written += 1;
-            index += 1;
-        }
-        if !chunk.invalid().is_empty() {
-            if written + 3 > room {
-                return Some(index);
-            }
-            written += 3;
-            index += chunk.invalid().len();
-        }
-    }
-    None
-}
+mod lossy;
+pub use lossy::lossy_overflow;
 
 /// Formats the inputs of a failing check.
 pub fn show(input: &[u8]) -> String {
@@ -463,6 +442,13 @@ pub fn engines() -> Vec<Engine> {
         NARROWED.call_once(|| eprintln!("PCTENC_TEST_BACKENDS: testing only {tested:?}"));
     }
     tested.into_iter().map(|b| Engine::new(b).unwrap()).collect()
+}
+
+/// [`engines`] and the scalar engine: every backend this CPU has.
+pub fn engines_with_scalar() -> Vec<Engine> {
+    let mut all = engines();
+    all.push(Engine::scalar());
+    all
 }
 
 /// A set: one of the predefined ones, or a random one, possibly with `+` and IRI rules.
