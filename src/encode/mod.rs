@@ -239,9 +239,16 @@ impl Encoder {
     }
 
     /// Encodes `input` into the start of `out` and returns the number of bytes written.
-    /// Never allocates, never writes past `out`, and reads the input once when it fits. When
-    /// `out` is too small, returns [`BufferTooSmall`] with the size needed; what was written
+    /// Never allocates, never writes past `out`, and reads the input once when it fits. Size
+    /// `out` with [`encoded_len`](Encoder::encoded_len), or use a buffer at hand and retry on
+    /// the error.
+    ///
+    /// # Errors
+    ///
+    /// [`BufferTooSmall`], with the size needed, when `out` is too small; what was written
     /// into `out` is then unspecified.
+    ///
+    /// # Examples
     ///
     /// ```
     /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
@@ -280,6 +287,14 @@ impl Encoder {
 
     /// [`validate`](crate::validate) for this encoder's set, on its engine.
     ///
+    /// # Errors
+    ///
+    /// A [`ValidationError`](crate::ValidationError) naming the first place where `input` is
+    /// not a correct encoding for the set: a raw byte the set escapes, or a `%` that does not
+    /// start a `%HH` escape.
+    ///
+    /// # Examples
+    ///
     /// ```
     /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
     /// assert!(enc.validate(enc.encode("a b/c").as_bytes()).is_ok());
@@ -290,7 +305,14 @@ impl Encoder {
         crate::validate::validate(input.as_ref(), &self.set, |i, s| simd::valid_prefix(engine, i, s))
     }
 
-    /// Encodes `input`, borrowing it when nothing needs escaping.
+    /// Encodes `input`, borrowing it when nothing needs escaping. The escapes are counted
+    /// once, and the output is allocated once, at its exact size.
+    ///
+    /// # Panics
+    ///
+    /// Only where any `String` growth panics: when the output's length overflows `usize`.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use std::borrow::Cow;
@@ -302,15 +324,19 @@ impl Encoder {
     #[cfg(feature = "alloc")]
     pub fn encode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Cow<'a, str> {
         let input = input.as_ref();
-        if self.encoded_len(input) == input.len() && !self.has_plus_space(input) {
+        let len = self.checked_encoded_len(input).expect("encoded output overflows usize");
+        if len == input.len() && !self.has_plus_space(input) {
             // SAFETY: nothing is escaped, so every byte is one the set keeps: ASCII, or with
             // an IRI set part of valid UTF-8 (`try_segments` escapes the bytes that are not);
             // or, re-quoting, part of a copied `%HH` escape or a kept `+`, both ASCII.
             return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
         }
-        let mut out = String::new();
-        self.encode_string(input, &mut out);
-        Cow::Owned(out)
+        // The length is known: write the output without counting the escapes again.
+        let mut out = Vec::new();
+        self.append_sized(input, &mut out, len);
+        // SAFETY: as in `encode_string`: escapes are ASCII, kept bytes are ASCII or (IRI)
+        // whole valid UTF-8 sequences.
+        Cow::Owned(unsafe { String::from_utf8_unchecked(out) })
     }
 
     #[cfg(feature = "alloc")]
@@ -323,6 +349,8 @@ impl Encoder {
     /// # Panics
     ///
     /// Only where any `String` growth panics: when the output's length overflows `usize`.
+    ///
+    /// # Examples
     ///
     /// ```
     /// let mut url = String::from("https://example.org/search?q=");
@@ -344,6 +372,8 @@ impl Encoder {
     ///
     /// Only where any `Vec` growth panics: when the output's length overflows `usize`.
     ///
+    /// # Examples
+    ///
     /// ```
     /// let mut out = b"key=".to_vec();
     /// pctenc::Encoder::new(pctenc::sets::FORM).encode_vec("a&b", &mut out);
@@ -352,14 +382,17 @@ impl Encoder {
     #[cfg(feature = "alloc")]
     pub fn encode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) {
         let input = input.as_ref();
-        let len = self
-            .checked_encoded_len(input)
-            .and_then(|n| n.checked_add(out.len()))
-            .expect("encoded output overflows usize");
+        let len = self.checked_encoded_len(input).expect("encoded output overflows usize");
+        self.append_sized(input, out, len);
+    }
+
+    /// Appends the encoding of `input`, whose length is `len`, to `out`.
+    #[cfg(feature = "alloc")]
+    fn append_sized(&self, input: &[u8], out: &mut Vec<u8>, len: usize) {
         let start = out.len();
-        out.resize(len, 0);
+        out.resize(start.checked_add(len).expect("encoded output overflows usize"), 0);
         let written = self.write(input, &mut out[start..]);
-        debug_assert_eq!(written, Some(len - start));
+        debug_assert_eq!(written, Some(len));
     }
 
     /// Appends the encoding of `input` to `out`, using every thread of the rayon pool
@@ -373,6 +406,8 @@ impl Encoder {
     /// # Panics
     ///
     /// Only where any `Vec` growth panics: when the output's length overflows `usize`.
+    ///
+    /// # Examples
     ///
     /// ```
     /// let log = "GET /search?q=caf\u{e9} HTTP/1.1\n".repeat(50_000);
@@ -400,7 +435,11 @@ impl Encoder {
     /// most, whatever the number of threads) however large the input, and the input is read
     /// once.
     ///
-    /// On an error of `out`, part of the encoding may have been written.
+    /// # Errors
+    ///
+    /// The first error of `out`, as it is; part of the encoding may have been written.
+    ///
+    /// # Examples
     ///
     /// ```
     /// let log = "GET /caf\u{e9} 200\n".repeat(50_000);
@@ -453,6 +492,12 @@ impl Encoder {
 
     /// Encodes UTF-16 text (a JavaScript or Windows string) as its UTF-8 bytes, failing on a
     /// lone surrogate exactly where `encodeURIComponent` throws `URIError`.
+    ///
+    /// # Errors
+    ///
+    /// A [`Utf16Error`] naming the index and value of the first lone surrogate.
+    ///
+    /// # Examples
     ///
     /// ```
     /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
