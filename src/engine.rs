@@ -31,7 +31,7 @@ pub enum Backend {
     /// x86-64 AVX2: 32-byte classification, escapes built in registers.
     Avx2,
     /// x86-64 AVX-512 with BW, VBMI and VBMI2 (Ice Lake, Zen 4 and later): 64-byte blocks,
-    /// escapes expanded with `vpermb` and packed with `vpcompressb`, masked tail loads and stores.
+    /// escapes expanded with `vpermb` and packed with `vpcompressb`, masked stores of the output.
     Avx512,
     /// AArch64 NEON (Advanced SIMD, on every AArch64 CPU): 16-byte classification with `tbl`,
     /// escapes stored with `st3`.
@@ -39,7 +39,17 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// Every backend, from the portable one to the widest.
+    /// Every backend, from the portable one to the widest, whether or not this CPU can run
+    /// it: filter with [`is_available`](Backend::is_available) or [`Engine::new`].
+    ///
+    /// ```
+    /// use pctenc::{sets, Backend, Engine};
+    ///
+    /// // Every backend this CPU can run gives the same bytes.
+    /// for engine in Backend::ALL.into_iter().filter_map(Engine::new) {
+    ///     assert_eq!(engine.encode("a b/é", &sets::PATH), "a%20b/%C3%A9");
+    /// }
+    /// ```
     pub const ALL: [Backend; 6] =
         [Backend::Scalar, Backend::Sse2, Backend::Ssse3, Backend::Avx2, Backend::Avx512, Backend::Neon];
 
@@ -72,7 +82,11 @@ impl Backend {
     /// time; without it, it reports what the build's target features guarantee.
     ///
     /// ```
-    /// assert!(pctenc::Backend::Scalar.is_available());
+    /// use pctenc::Backend;
+    ///
+    /// let available: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.is_available()).collect();
+    /// assert!(available.contains(&Backend::Scalar));
+    /// assert!(available.contains(&Backend::detect()));
     /// ```
     // Without `std` the feature tests are constants, which clippy would fold.
     #[allow(clippy::nonminimal_bool, clippy::overly_complex_bool_expr, clippy::eq_op)]
@@ -186,17 +200,43 @@ impl Engine {
         backend.is_available().then_some(Engine { backend })
     }
 
-    /// The engine on the fastest backend this CPU has ([`Backend::detect`]).
+    /// The engine on the fastest backend this CPU has ([`Backend::detect`]): what every
+    /// encoder and decoder uses unless given another.
+    ///
+    /// ```
+    /// use pctenc::{Backend, Engine};
+    ///
+    /// let engine = Engine::detect();
+    /// assert_eq!(engine.backend(), Backend::detect());
+    /// assert_eq!(pctenc::Encoder::new(pctenc::sets::URI).engine_in_use(), engine);
+    /// ```
     pub fn detect() -> Engine {
         Engine { backend: Backend::detect() }
     }
 
-    /// The engine on the portable backend, available everywhere.
+    /// The engine on the portable backend, available everywhere. Unlike [`Engine::new`] it
+    /// cannot fail, and it is `const`, so an encoder or decoder pinned to the reference code
+    /// can be a constant.
+    ///
+    /// ```
+    /// use pctenc::{sets, Encoder, Engine};
+    ///
+    /// const REFERENCE: Encoder = Encoder::new(sets::COMPONENT).engine(Engine::scalar());
+    /// assert_eq!(REFERENCE.encode("a b"), "a%20b");
+    /// assert_eq!(REFERENCE.engine_in_use().backend(), pctenc::Backend::Scalar);
+    /// ```
     pub const fn scalar() -> Engine {
         Engine { backend: Backend::Scalar }
     }
 
     /// The backend this engine runs.
+    ///
+    /// ```
+    /// use pctenc::{Backend, Engine};
+    ///
+    /// assert_eq!(Engine::scalar().backend(), Backend::Scalar);
+    /// println!("pctenc runs on {}", Engine::detect().backend()); // `avx2`, `neon`, ...
+    /// ```
     pub const fn backend(&self) -> Backend {
         self.backend
     }
@@ -213,18 +253,41 @@ impl Engine {
     }
 
     /// [`encode`](crate::encode) on this engine.
+    ///
+    /// ```
+    /// let engine = pctenc::Engine::scalar();
+    /// assert_eq!(engine.encode("a b&c", &pctenc::sets::FORM), "a+b%26c");
+    /// ```
     #[cfg(feature = "alloc")]
     pub fn encode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I, set: &Set) -> Cow<'a, str> {
         self.encoder(*set).encode(input)
     }
 
     /// [`encode_string`](crate::encode_string) on this engine.
+    ///
+    /// ```
+    /// let mut query = String::from("q=");
+    /// pctenc::Engine::scalar().encode_string("a b", &pctenc::sets::FORM, &mut query);
+    /// assert_eq!(query, "q=a+b");
+    /// ```
     #[cfg(feature = "alloc")]
     pub fn encode_string(&self, input: impl AsRef<[u8]>, set: &Set, out: &mut String) {
         self.encoder(*set).encode_string(input, out)
     }
 
     /// [`encode_slice`](crate::encode_slice) on this engine.
+    ///
+    /// # Errors
+    ///
+    /// [`BufferTooSmall`], with the size needed, when `out` is too small.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut buf = [0u8; 8];
+    /// let n = pctenc::Engine::scalar().encode_slice("a/b", &pctenc::sets::RFC3986, &mut buf).unwrap();
+    /// assert_eq!(&buf[..n], b"a%2Fb");
+    /// ```
     pub fn encode_slice(
         &self,
         input: impl AsRef<[u8]>,
@@ -235,28 +298,76 @@ impl Engine {
     }
 
     /// [`encoded_len`](crate::encoded_len) on this engine.
+    ///
+    /// ```
+    /// assert_eq!(pctenc::Engine::scalar().encoded_len("a/b", &pctenc::sets::RFC3986), 5);
+    /// ```
     pub fn encoded_len(&self, input: impl AsRef<[u8]>, set: &Set) -> usize {
         self.encoder(*set).encoded_len(input)
     }
 
     /// [`validate`](crate::validate) on this engine.
+    ///
+    /// # Errors
+    ///
+    /// A [`ValidationError`](crate::ValidationError) naming the first place where `input` is
+    /// not a correct encoding for `set`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let engine = pctenc::Engine::scalar();
+    /// assert!(engine.validate("a%2Fb", &pctenc::sets::RFC3986).is_ok());
+    /// assert_eq!(engine.validate("a/b", &pctenc::sets::RFC3986).unwrap_err().offset(), 1);
+    /// ```
     pub fn validate(&self, input: impl AsRef<[u8]>, set: &Set) -> Result<(), crate::ValidationError> {
         self.encoder(*set).validate(input)
     }
 
     /// [`decode`](crate::decode) on this engine.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] at the first `%` that does not start a `%HH` escape.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let engine = pctenc::Engine::scalar();
+    /// assert_eq!(engine.decode("a%2Fb").unwrap(), &b"a/b"[..]);
+    /// assert!(engine.decode("a%2").is_err());
+    /// ```
     #[cfg(feature = "alloc")]
     pub fn decode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Result<Cow<'a, [u8]>, DecodeError> {
         Decoder::new().engine(*self).decode(input)
     }
 
     /// [`decode_lenient`](crate::decode_lenient) on this engine.
+    ///
+    /// ```
+    /// assert_eq!(pctenc::Engine::scalar().decode_lenient("100%"), &b"100%"[..]);
+    /// ```
     #[cfg(feature = "alloc")]
     pub fn decode_lenient<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Cow<'a, [u8]> {
         Decoder::new().lenient(true).engine(*self).decode(input).unwrap_or_else(|_| unreachable!())
     }
 
-    /// [`decode_in_place`](crate::decode_in_place) on this engine.
+    /// [`decode_in_place`](crate::decode_in_place), for symmetry with the other methods: the
+    /// result is the same on every engine, and so is the code that runs, since in-place
+    /// decoding is scalar on every backend (a vector block writes a whole register at once,
+    /// which in place could overwrite input not read yet).
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] at the first `%` that does not start a `%HH` escape.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut buf = *b"a%2Fb";
+    /// let len = pctenc::Engine::detect().decode_in_place(&mut buf).unwrap();
+    /// assert_eq!(&buf[..len], b"a/b");
+    /// ```
     pub fn decode_in_place(&self, buf: &mut [u8]) -> Result<usize, DecodeError> {
         crate::Decoder::new().engine(*self).decode_in_place(buf)
     }

@@ -2,11 +2,14 @@
 
 use core::fmt;
 
-/// The output slice given to a `*_slice` function is too small.
+/// The output slice given to an encoding or normalizing `*_slice` function
+/// ([`encode_slice`](crate::encode_slice), [`Encoder::encode_slice`](crate::Encoder::encode_slice),
+/// [`normalize_slice`](crate::normalize_slice)) is too small.
 ///
-/// Nothing useful has been written when this is returned; `needed` says how large the slice
-/// must be (for decoding, at least how large: decoding stops at the first byte that does not
-/// fit).
+/// Nothing useful has been written when this is returned; [`needed`](BufferTooSmall::needed)
+/// says exactly how large the slice must be. (The slice and in-place decoders report a
+/// too-small output as a [`DecodeError`] of kind [`DecodeErrorKind::BufferTooSmall`] instead,
+/// which says where the output stopped fitting rather than how large it must be.)
 ///
 /// ```
 /// let mut out = [0u8; 4];
@@ -21,7 +24,19 @@ pub struct BufferTooSmall {
 }
 
 impl BufferTooSmall {
-    /// The size the output slice needs (saturating at `usize::MAX`).
+    /// The size the output slice needs (saturating at `usize::MAX`): try a buffer at hand
+    /// first, and allocate only when it is too small.
+    ///
+    /// ```
+    /// use pctenc::sets;
+    ///
+    /// let input = "a b c d";
+    /// let mut stack = [0u8; 8];
+    /// let err = pctenc::encode_slice(input, &sets::COMPONENT, &mut stack).unwrap_err();
+    /// let mut heap = vec![0u8; err.needed()];
+    /// let n = pctenc::encode_slice(input, &sets::COMPONENT, &mut heap).unwrap();
+    /// assert_eq!(&heap[..n], b"a%20b%20c%20d");
+    /// ```
     pub fn needed(&self) -> usize {
         self.needed
     }
@@ -39,6 +54,20 @@ impl fmt::Display for BufferTooSmall {
 }
 
 /// Why decoding failed. See [`DecodeError`].
+///
+/// A malformed `%` is *truncated* when more input could still make it an escape, and
+/// *invalid* when nothing could: the difference between input cut short and input that is
+/// wrong.
+///
+/// ```
+/// use pctenc::DecodeErrorKind;
+///
+/// let kind = |input: &str| pctenc::decode(input).unwrap_err().kind();
+/// assert_eq!(kind("100%"), DecodeErrorKind::TruncatedEscape);
+/// assert_eq!(kind("%4"), DecodeErrorKind::TruncatedEscape);
+/// assert_eq!(kind("%4g"), DecodeErrorKind::InvalidEscape);
+/// assert_eq!(kind("%z"), DecodeErrorKind::InvalidEscape);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
@@ -47,11 +76,14 @@ pub enum DecodeErrorKind {
     TruncatedEscape,
     /// A `%` not followed by two hex digits (`"%zz"`, `"%4g"`, `"%%41"`, `"%z"` at the end).
     InvalidEscape,
-    /// The decoded bytes are not valid UTF-8 (only in UTF-8 strict mode). The offset is that
-    /// of the input byte, often a `%`, that starts the invalid sequence.
+    /// The decoded bytes are not valid UTF-8 (only in UTF-8 strict mode, which
+    /// [`Decoder::decode_to_str`](crate::Decoder::decode_to_str) also applies in bytes mode).
+    /// The offset is that of the input byte, often a `%`, that starts the invalid sequence.
     InvalidUtf8,
     /// The output slice is too small (only from the slice and in-place decoders). The offset
-    /// is that of the first input byte whose output did not fit.
+    /// is that of the first input byte whose output did not fit; from
+    /// [`Decoder::decode_in_place`](crate::Decoder::decode_in_place), whose input is gone by
+    /// then, it is the index of the first decoded byte that did not fit.
     BufferTooSmall,
     /// A `%uHHHH` escape of a UTF-16 surrogate that is not one half of a high-low pair of
     /// such escapes (only with [`Decoder::legacy_u`](crate::Decoder::legacy_u), in strict
@@ -108,12 +140,32 @@ impl DecodeError {
         DecodeError { offset, kind }
     }
 
-    /// The byte offset in the input where the problem starts (the `%` of a bad escape).
+    /// The byte offset in the input where the problem starts (the `%` of a bad escape), to
+    /// point at it in a message.
+    ///
+    /// ```
+    /// let input = "name=J%C3%BCrgen&age=%3";
+    /// let err = pctenc::decode(input).unwrap_err();
+    /// assert_eq!(&input[err.offset()..], "%3");
+    /// ```
     pub fn offset(&self) -> usize {
         self.offset
     }
 
-    /// What is wrong.
+    /// What is wrong. [`DecodeErrorKind`] is `#[non_exhaustive]`: a `match` on it needs a
+    /// `_` arm.
+    ///
+    /// ```
+    /// use pctenc::{Decoder, DecodeErrorKind};
+    ///
+    /// let err = Decoder::URI_COMPONENT.decode("caf%E9").unwrap_err();
+    /// let reason = match err.kind() {
+    ///     DecodeErrorKind::TruncatedEscape | DecodeErrorKind::InvalidEscape => "bad escape",
+    ///     DecodeErrorKind::InvalidUtf8 => "not UTF-8",
+    ///     _ => "other",
+    /// };
+    /// assert_eq!(reason, "not UTF-8");
+    /// ```
     pub fn kind(&self) -> DecodeErrorKind {
         self.kind
     }

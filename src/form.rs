@@ -219,6 +219,8 @@ impl Serializer {
     ///
     /// Only where any `String` growth panics: when the output's length overflows `usize`.
     ///
+    /// # Examples
+    ///
     /// ```
     /// let mut form = pctenc::form::Serializer::new();
     /// form.append_pair("a", "").append_pair("", "b").append_pair("c&d", "e=f");
@@ -290,6 +292,8 @@ impl Serializer {
 /// # Panics
 ///
 /// Only where any `String` growth panics: when the output's length overflows `usize`.
+///
+/// # Examples
 ///
 /// ```
 /// use pctenc::form;

@@ -32,10 +32,20 @@
 //!
 //! # Choosing a set
 //!
-//! See [`sets`]: [`sets::COMPONENT`] for one component the way JavaScript writes it,
-//! [`sets::RFC3986`] for the strict RFC 3986 unreserved set, [`sets::FORM`] for form bodies,
-//! the WHATWG sets for what a browser's URL parser writes. Custom sets are `const`s built from
-//! these with [`Set::add`], [`Set::remove`] and friends.
+//! A set is the list of bytes that get escaped, and the right one depends on where the text
+//! goes and who reads it:
+//!
+//! | the text is | set |
+//! |---|---|
+//! | one value in a URL (path segment, query name or value) | [`sets::RFC3986`], or [`sets::COMPONENT`] to match `encodeURIComponent` |
+//! | a form body or `URLSearchParams` (space as `+`) | [`sets::FORM`] |
+//! | a whole URL that keeps its delimiters (`encodeURI`) | [`sets::URI`] |
+//! | what a browser's URL parser writes | [`sets::PATH`], [`sets::QUERY`], [`sets::FRAGMENT`], ... |
+//! | what Python or Go write | [`sets::PYTHON_QUOTE`], [`sets::PYTHON_QUOTE_PLUS`], [`sets::GO_PATH`] |
+//!
+//! Custom sets are `const`s built from these with [`Set::add`], [`Set::remove`] and friends.
+//! The guide [`guide::choosing_a_set`] explains the traps (three form dialects, sets that keep
+//! `%`, paths against path segments) and which decoder undoes each set.
 //!
 //! # Encoding and decoding
 //!
@@ -83,13 +93,16 @@
 //! |---|---|
 //! | `AsciiSet`, `CONTROLS.add(b' ')` | [`Set`], [`sets::C0_CONTROL`]`.add(b' ')` (`const` too) |
 //! | `NON_ALPHANUMERIC` | [`sets::NON_ALPHANUMERIC`] |
-//! | `utf8_percent_encode(s, SET)` / `percent_encode(b, SET)` | [`utf8_percent_encode`]`(s, &SET)` / [`percent_encode`]`(b, &SET)`: same `Display`, `Iterator<Item = &str>` and `Into<Cow<str>>` |
+//! | `utf8_percent_encode(s, SET)` / `percent_encode(b, SET)` | [`utf8_percent_encode`]`(s, &SET)` / [`percent_encode`]`(b, &SET)`: same `Display`, `Iterator<Item = &str>` and `Into<Cow<str>>`; or [`encode`]`(s, &SET)`, the fast path |
 //! | `percent_decode(b).collect::<Vec<u8>>()` / `percent_decode_str(s)` | [`decode_lenient`]`(b)` (same lenient rule) |
-//! | `percent_decode(b).decode_utf8()` | [`Decoder::new`]`().lenient(true).decode_to_str(b)` (errors name the offset) |
+//! | `percent_decode(b).decode_utf8()` | [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Strict`]`).decode_to_str(b)` (errors name the offset) |
 //! | `percent_decode(b).decode_utf8_lossy()` | [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Lossy`]`).decode_to_str(b)` |
 //!
 //! In most code the port is: replace `percent_encoding::` by `pctenc::`, pass the set by
 //! reference, and pick the pctenc set that matches the `AsciiSet` (or build it the same way).
+//! The one change in behavior: [`decode`] is strict, `percent_decode` is lenient. The guide
+//! [`guide::from_percent_encoding`] goes through every function, with the sets programs
+//! usually define by hand.
 //!
 //! # Features
 //!
@@ -118,6 +131,8 @@ mod engine;
 mod error;
 #[cfg(feature = "alloc")]
 pub mod form;
+#[cfg(feature = "std")]
+pub mod guide;
 mod hex;
 #[cfg(feature = "std")]
 pub mod io;
@@ -198,6 +213,8 @@ pub fn encode<'a, I: AsRef<[u8]> + ?Sized>(input: &'a I, set: &Set) -> Cow<'a, s
 ///
 /// Only where any `String` growth panics: when the output's length overflows `usize`.
 ///
+/// # Examples
+///
 /// ```
 /// let mut query = String::from("q=");
 /// pctenc::encode_string("C++ & C#", &pctenc::sets::FORM, &mut query);
@@ -211,6 +228,13 @@ pub fn encode_string(input: impl AsRef<[u8]>, set: &Set, out: &mut String) {
 /// Percent-encodes `input` with `set` into the start of `out` and returns the number of bytes
 /// written. Never allocates and never writes past `out`; when `out` is too small it returns
 /// [`BufferTooSmall`] with the size needed (what was written into `out` is then unspecified).
+///
+/// # Errors
+///
+/// [`BufferTooSmall`] when the encoding does not fit in `out`; its
+/// [`needed`](BufferTooSmall::needed) is the exact size ([`encoded_len`]).
+///
+/// # Examples
 ///
 /// ```
 /// let mut buf = [0u8; 16];
@@ -236,6 +260,13 @@ pub fn encoded_len(input: impl AsRef<[u8]>, set: &Set) -> usize {
 /// Percent-encodes UTF-16 text (a JavaScript or Windows string) as its UTF-8 bytes. A lone
 /// surrogate is an error naming its index: exactly the inputs on which JavaScript's
 /// `encodeURIComponent` throws `URIError`.
+///
+/// # Errors
+///
+/// [`Utf16Error`] at the first lone surrogate: its [`index`](Utf16Error::index) in `input`
+/// and the code unit.
+///
+/// # Examples
 ///
 /// ```
 /// let units: Vec<u16> = "é".encode_utf16().collect();
@@ -298,6 +329,13 @@ pub fn utf8_percent_encode<'a>(input: &'a str, set: &Set) -> PercentEncode<'a> {
 /// This is what an encoder's output always passes, so it tells whether input can be used as
 /// is or needs encoding (or re-quoting). Vectorized like the encoder.
 ///
+/// # Errors
+///
+/// [`ValidationError`] at the first byte that is wrong: its offset, and whether it is a byte
+/// the set escapes, a `%` without two hex digits, or (IRI sets) invalid UTF-8.
+///
+/// # Examples
+///
 /// ```
 /// use pctenc::{sets, ValidationErrorKind};
 ///
@@ -314,6 +352,14 @@ pub fn validate(input: impl AsRef<[u8]>, set: &Set) -> Result<(), ValidationErro
 /// the error names its offset, as JavaScript's `decodeURIComponent` and Go's
 /// `url.PathUnescape` do. `+` is kept; the bytes are returned as they are (see [`Decoder`] for
 /// `+` as space and UTF-8 checks). Borrows `input` when it has no `%`.
+///
+/// # Errors
+///
+/// [`DecodeError`] at the first `%` that does not start a `%HH` escape: its offset and its
+/// kind ([`DecodeErrorKind::TruncatedEscape`] when the input ends within what could still
+/// become an escape, [`DecodeErrorKind::InvalidEscape`] otherwise).
+///
+/// # Examples
 ///
 /// ```
 /// use pctenc::DecodeErrorKind;
@@ -344,6 +390,12 @@ pub fn decode_lenient<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, [u8]> {
 
 /// Decodes `buf` in place, strictly (as [`decode`]), and returns the decoded length: the
 /// result is `buf[..len]`. Never allocates.
+///
+/// # Errors
+///
+/// As [`decode`]. On an error, `buf` holds unspecified bytes.
+///
+/// # Examples
 ///
 /// ```
 /// let mut buf = *b"a%2Fb";

@@ -134,8 +134,14 @@ pub fn normalize<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, [u8]> {
 
 /// [`normalize`] into the start of `out`; returns the number of bytes written. Never
 /// allocates and never writes past `out`. The output is never longer than the input, so an
-/// `out` of `input.len()` bytes is always enough; when `out` is too small it returns
-/// [`BufferTooSmall`] with the size needed (what was written is then unspecified).
+/// `out` of `input.len()` bytes is always enough.
+///
+/// # Errors
+///
+/// [`BufferTooSmall`], with the size needed, when `out` is too small; what was written is
+/// then unspecified.
+///
+/// # Examples
 ///
 /// ```
 /// let mut buf = [0u8; 32];

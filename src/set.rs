@@ -329,6 +329,10 @@ impl core::hash::Hash for Set {
 
 impl Default for Set {
     /// [`sets::RFC3986`](crate::sets::RFC3986), the strictest standard set.
+    ///
+    /// ```
+    /// assert_eq!(pctenc::Set::default(), pctenc::sets::RFC3986);
+    /// ```
     fn default() -> Set {
         crate::sets::RFC3986
     }

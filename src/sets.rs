@@ -141,7 +141,17 @@ pub const GO_PATH: Set = Set::keeping(b"$&+-.:=@_~");
 /// ```
 pub const NON_ALPHANUMERIC: Set = Set::keeping(b"");
 
-/// A predefined set with the names it is known by.
+/// A predefined set with the names it is known by: what [`NAMED`] lists, to offer the sets by
+/// name (in a configuration file, a command-line option, a help text).
+///
+/// ```
+/// use pctenc::sets;
+///
+/// let form = sets::NAMED.iter().find(|named| named.name == "form").unwrap();
+/// assert_eq!(form.set, sets::FORM);
+/// assert!(form.aliases.contains(&"urlencoded"));
+/// println!("{:<10} {}", form.name, form.description);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct NamedSet {
     /// The canonical name, as in `SETS.md` and the CLI (`"component"`).

@@ -5,6 +5,15 @@ use core::fmt;
 use crate::{Set, hex};
 
 /// What is wrong with an input that [`validate`](crate::validate) rejects.
+///
+/// ```
+/// use pctenc::{sets, ValidationErrorKind};
+///
+/// let kind = |input: &str| pctenc::validate(input, &sets::COMPONENT).unwrap_err().kind();
+/// assert_eq!(kind("a b"), ValidationErrorKind::Unescaped);
+/// assert_eq!(kind("50%"), ValidationErrorKind::TruncatedEscape); // more input could fix it
+/// assert_eq!(kind("50%!"), ValidationErrorKind::InvalidEscape);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ValidationErrorKind {
@@ -35,7 +44,13 @@ pub struct ValidationError {
 }
 
 impl ValidationError {
-    /// The byte offset of the problem (the `%` of a bad escape).
+    /// The byte offset of the problem (the `%` of a bad escape), to point at it in a message.
+    ///
+    /// ```
+    /// let input = "caf%C3%A9%2";
+    /// let err = pctenc::validate(input, &pctenc::sets::COMPONENT).unwrap_err();
+    /// assert_eq!(&input[err.offset()..], "%2");
+    /// ```
     pub fn offset(&self) -> usize {
         self.offset
     }
@@ -45,7 +60,17 @@ impl ValidationError {
         self.kind
     }
 
-    /// The input byte at [`offset`](ValidationError::offset).
+    /// The input byte at [`offset`](ValidationError::offset). With an IRI set, a byte that
+    /// is not part of valid UTF-8 is reported as [`Unescaped`](ValidationErrorKind::Unescaped).
+    ///
+    /// ```
+    /// use pctenc::{sets, ValidationErrorKind};
+    ///
+    /// let iri = sets::PATH.with_iri(true);
+    /// assert!(pctenc::validate("/café", &iri).is_ok());
+    /// let err = pctenc::validate(b"/caf\xE9", &iri).unwrap_err(); // Latin-1, not UTF-8
+    /// assert_eq!((err.kind(), err.byte()), (ValidationErrorKind::Unescaped, 0xE9));
+    /// ```
     pub fn byte(&self) -> u8 {
         self.byte
     }

@@ -9,11 +9,10 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, SamplingMode};
 
-/// The name of the pctenc backend measured today. Benchmark ids for pctenc are
-/// `pctenc-<backend>` (slice API) and `pctenc-<backend>-<variant>` (`-string`, `-cow`,
-/// `-lenient`), so that future SIMD backends join the same groups as `pctenc-avx2`, ...
-/// The benchmark id of a pctenc function on a backend: `pctenc-avx2` or
-/// `pctenc-avx2-<variant>`.
+/// The benchmark id of a pctenc function on a backend: `pctenc-<backend>` for the slice API,
+/// `pctenc-<backend>-<variant>` for the others (`-string`, `-cow`, `-lenient`, `-utf8`,
+/// `-validate`). `scripts/bench-report.py` reads these ids, so a new backend joins every
+/// table and chart by its name alone.
 pub fn pctenc_id(backend: &str, variant: Option<&str>) -> String {
     match variant {
         None => format!("pctenc-{backend}"),

@@ -87,7 +87,15 @@ impl Reject {
         (Reject::SLASHES, "SLASHES"),
     ];
 
-    /// The bytes of both.
+    /// The bytes of both: `|`, usable in a `const`.
+    ///
+    /// ```
+    /// use pctenc::Reject;
+    ///
+    /// const PATH_CHECKS: Reject = Reject::NUL.union(Reject::SLASHES);
+    /// assert_eq!(PATH_CHECKS, Reject::NUL | Reject::SLASHES);
+    /// assert!(PATH_CHECKS.rejects(b'\\') && !PATH_CHECKS.rejects(b'\n'));
+    /// ```
     #[must_use]
     pub const fn union(self, other: Reject) -> Reject {
         Reject(self.0 | other.0)
@@ -107,11 +115,25 @@ impl Reject {
     }
 
     /// Whether no byte is rejected.
+    ///
+    /// ```
+    /// assert!(pctenc::Reject::NONE.is_empty());
+    /// assert!(pctenc::Decoder::new().rejected().is_empty());
+    /// ```
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
-    /// Whether an escape that decodes to `byte` is rejected.
+    /// Whether an escape that decodes to `byte` is rejected. The classes are ASCII: a byte
+    /// `0x80..=0xFF` (part of a non-ASCII character) is never rejected.
+    ///
+    /// ```
+    /// use pctenc::Reject;
+    ///
+    /// assert!(Reject::SLASHES.rejects(b'/') && Reject::SLASHES.rejects(b'\\'));
+    /// assert!(Reject::CONTROLS.rejects(0x7F));
+    /// assert!(!Reject::ALL.rejects(b'%') && !Reject::ALL.rejects(0xFF));
+    /// ```
     pub const fn rejects(self, byte: u8) -> bool {
         byte < 0x80 && self.0 >> byte & 1 != 0
     }
@@ -208,10 +230,27 @@ impl Default for Decoder {
 impl Decoder {
     /// JavaScript `decodeURIComponent` (and `decodeURI`'s error rules): strict escapes,
     /// `+` kept, strict UTF-8.
+    ///
+    /// ```
+    /// use pctenc::{Decoder, DecodeErrorKind};
+    ///
+    /// assert_eq!(Decoder::URI_COMPONENT.decode_to_str("a+b%20%C3%A9").unwrap(), "a+b é");
+    /// let err = Decoder::URI_COMPONENT.decode("ok%C3%28").unwrap_err();
+    /// assert_eq!((err.offset(), err.kind()), (2, DecodeErrorKind::InvalidUtf8));
+    /// ```
     pub const URI_COMPONENT: Decoder = Decoder::new().utf8(Utf8Mode::Strict);
 
     /// `application/x-www-form-urlencoded` values as `URLSearchParams` and the
-    /// `form_urlencoded` crate read them: lenient, `+` is a space, lossy UTF-8.
+    /// `form_urlencoded` crate read them: lenient, `+` is a space, lossy UTF-8. It never
+    /// fails, except for a lack of room in [`decode_slice`](Decoder::decode_slice) and
+    /// [`decode_in_place`](Decoder::decode_in_place). For whole form bodies,
+    /// [`form::parse`](crate::form::parse) also splits the pairs.
+    ///
+    /// ```
+    /// use pctenc::Decoder;
+    ///
+    /// assert_eq!(Decoder::FORM.decode_to_str("%%41+%C0%AF").unwrap(), "%A \u{FFFD}\u{FFFD}");
+    /// ```
     pub const FORM: Decoder = Decoder::new().lenient(true).plus_as_space(true).utf8(Utf8Mode::Lossy);
 
     /// The bytes whose escapes JavaScript's `decodeURI` keeps as written: `;/?:@&=+$,#`. An
@@ -427,6 +466,14 @@ impl Decoder {
     }
 
     /// The UTF-8 mode.
+    ///
+    /// ```
+    /// use pctenc::{Decoder, Utf8Mode};
+    ///
+    /// assert_eq!(Decoder::new().utf8_mode(), Utf8Mode::Bytes);
+    /// assert_eq!(Decoder::URI_COMPONENT.utf8_mode(), Utf8Mode::Strict);
+    /// assert_eq!(Decoder::FORM.utf8_mode(), Utf8Mode::Lossy);
+    /// ```
     pub const fn utf8_mode(&self) -> Utf8Mode {
         self.utf8
     }
@@ -501,6 +548,16 @@ impl Decoder {
     }
 
     /// Decodes `input`, borrowing it when it decodes to itself.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] at the first problem, from left to right, that this decoder's options
+    /// make an error: a `%` that does not start a `%HH` escape (unless
+    /// [lenient](Decoder::lenient)), invalid UTF-8 ([`Utf8Mode::Strict`]), a lone `%u`
+    /// surrogate ([`legacy_u`](Decoder::legacy_u), unless lenient), an escape of a
+    /// [rejected](Decoder::reject) byte.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use std::borrow::Cow;
@@ -588,6 +645,13 @@ impl Decoder {
     /// [`Utf8Mode::Bytes`], which cannot promise text, invalid UTF-8 is an error as in
     /// [`Utf8Mode::Strict`].
     ///
+    /// # Errors
+    ///
+    /// As [`decode`](Decoder::decode), invalid UTF-8 included in every mode but
+    /// [`Utf8Mode::Lossy`].
+    ///
+    /// # Examples
+    ///
     /// ```
     /// let dec = pctenc::Decoder::new();
     /// assert_eq!(dec.decode_to_str("J%C3%BCrgen").unwrap(), "Jürgen");
@@ -607,7 +671,14 @@ impl Decoder {
         })
     }
 
-    /// Decodes `input`, appending to `out`. On error, `out` is left as it was.
+    /// Decodes `input`, appending to `out`: to collect several decoded pieces in one buffer,
+    /// or to reuse a buffer from one input to the next.
+    ///
+    /// # Errors
+    ///
+    /// As [`decode`](Decoder::decode); `out` is then left as it was.
+    ///
+    /// # Examples
     ///
     /// ```
     /// let mut out = b"name: ".to_vec();
@@ -649,8 +720,16 @@ impl Decoder {
     ///
     /// Runs on the current rayon pool: `rayon::ThreadPool::install` chooses another.
     ///
+    /// # Errors
+    ///
+    /// Exactly those of [`decode_vec`](Decoder::decode_vec) (see
+    /// [`decode`](Decoder::decode)); `out` is then left as it was.
+    ///
+    /// # Examples
+    ///
     /// ```
-    /// let query = "q=caf%C3%A9+au+lait&lang=fr&".repeat(20_000);
+    /// // 1.1 MB: above the threshold.
+    /// let query = "q=caf%C3%A9+au+lait&lang=fr&".repeat(40_000);
     /// let mut out = Vec::new();
     /// pctenc::Decoder::FORM.par_decode_vec(&query, &mut out).unwrap();
     /// assert!(out.starts_with("q=café au lait&".as_bytes()));
@@ -675,8 +754,14 @@ impl Decoder {
     /// The decoding of `input`, on every thread of the rayon pool when `input` is large:
     /// [`par_decode_vec`](Decoder::par_decode_vec).
     ///
+    /// # Errors
+    ///
+    /// As [`decode`](Decoder::decode).
+    ///
+    /// # Examples
+    ///
     /// ```
-    /// let path = "/files/r%C3%A9sum%C3%A9.pdf\n".repeat(20_000);
+    /// let path = "/files/r%C3%A9sum%C3%A9.pdf\n".repeat(40_000);
     /// let decoded = pctenc::Decoder::URI_COMPONENT.par_decode(&path).unwrap();
     /// assert_eq!(decoded, pctenc::Decoder::URI_COMPONENT.decode(&path).unwrap().into_owned());
     /// ```
@@ -691,8 +776,14 @@ impl Decoder {
     /// Never allocates. The output is never longer than the input, except in
     /// [`Utf8Mode::Lossy`], where each replaced byte can become the three bytes of U+FFFD.
     ///
-    /// A too-small `out` is an error of kind [`DecodeErrorKind::BufferTooSmall`]; then, as
-    /// after any error, the contents of `out` are unspecified.
+    /// # Errors
+    ///
+    /// As [`decode`](Decoder::decode), and a too-small `out` is an error of kind
+    /// [`DecodeErrorKind::BufferTooSmall`] at the first input byte whose output does not fit
+    /// (an earlier problem in the input is reported first). After an error the contents of
+    /// `out` are unspecified.
+    ///
+    /// # Examples
     ///
     /// ```
     /// let mut buf = [0u8; 16];
@@ -773,19 +864,39 @@ impl Decoder {
     }
 
     /// Decodes `buf` in place and returns the decoded length: the decoded bytes are
-    /// `buf[..len]`. Never allocates.
+    /// `buf[..len]`. Never allocates: for a buffer that is needed only decoded (a request
+    /// line read into memory, a field of a parsed record).
     ///
     /// In [`Utf8Mode::Strict`] the input is checked before anything is overwritten, so the
-    /// error can name its input offset; that costs a second pass. In [`Utf8Mode::Lossy`], a
-    /// replacement that makes the output longer than `buf` is an error of kind
-    /// [`DecodeErrorKind::BufferTooSmall`] whose offset, the input being gone, is the index in
-    /// the decoded bytes of the first one that did not fit. After an error the contents of
+    /// error can name its input offset; that costs a second pass. The decoding itself runs
+    /// the scalar code whatever the [engine](Decoder::engine): a vector block writes a whole
+    /// register at once, which in place could overwrite input not read yet.
+    ///
+    /// # Errors
+    ///
+    /// As [`decode`](Decoder::decode). In [`Utf8Mode::Lossy`], a replacement that makes the
+    /// output longer than `buf` is an error of kind [`DecodeErrorKind::BufferTooSmall`] whose
+    /// offset, the input being gone, is the index in the decoded bytes of the first one that
+    /// did not fit: an escaped invalid byte (`%E9`, three bytes) brings the room for its
+    /// U+FFFD (three bytes), a raw one (one byte) does not. After an error the contents of
     /// `buf` are unspecified.
     ///
+    /// # Examples
+    ///
     /// ```
+    /// use pctenc::{Decoder, DecodeErrorKind, Utf8Mode};
+    ///
     /// let mut buf = *b"a%20b%2Bc";
-    /// let n = pctenc::Decoder::new().decode_in_place(&mut buf).unwrap();
+    /// let n = Decoder::new().decode_in_place(&mut buf).unwrap();
     /// assert_eq!(&buf[..n], b"a b+c");
+    ///
+    /// let lossy = Decoder::new().utf8(Utf8Mode::Lossy);
+    /// let mut buf = *b"caf%E9";
+    /// let n = lossy.decode_in_place(&mut buf).unwrap();
+    /// assert_eq!(&buf[..n], "caf\u{FFFD}".as_bytes());
+    /// let mut raw = *b"caf\xE9!"; // a raw Latin-1 byte
+    /// let err = lossy.decode_in_place(&mut raw).unwrap_err();
+    /// assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::BufferTooSmall, 3));
     /// ```
     pub fn decode_in_place(&self, buf: &mut [u8]) -> Result<usize, DecodeError> {
         if self.utf8 == Utf8Mode::Strict {

@@ -99,8 +99,29 @@ impl StreamDecoder {
     }
 
     /// Decodes `input`, the next piece of the stream, appending what can be decoded so far to
-    /// `out`. After an error, `out` is as it was before the call, and every later call
+    /// `out`.
+    ///
+    /// # Errors
+    ///
+    /// The first problem in the stream that the decoder's options make an error (see
+    /// [`Decoder::decode`]), at its offset from the start of the stream, as soon as the
+    /// input fed shows it. `out` is then as it was before the call, and every later call
     /// returns the same error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pctenc::{Decoder, StreamDecoder};
+    ///
+    /// let mut stream = StreamDecoder::new(Decoder::new());
+    /// let mut out = Vec::new();
+    /// stream.feed(b"a%2", &mut out).unwrap();
+    /// assert_eq!(out, b"a"); // `%2` waits for its last digit
+    /// let err = stream.feed(b"0b%zz", &mut out).unwrap_err();
+    /// assert_eq!(err.offset(), 5); // in `a%20b%zz`
+    /// assert_eq!(out, b"a"); // nothing of the failed piece
+    /// assert_eq!(stream.feed(b"ok", &mut out), Err(err)); // the stream is over
+    /// ```
     pub fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
         self.run(input, out, false)
     }
@@ -108,6 +129,26 @@ impl StreamDecoder {
     /// Ends the stream: decodes what was held back, and reports a `%` or a UTF-8 sequence
     /// left unfinished (strict) or writes it out (lenient, lossy). The decoder can then
     /// start a new stream, whose offsets count from zero.
+    ///
+    /// # Errors
+    ///
+    /// A `%` left unfinished ([`TruncatedEscape`](crate::DecodeErrorKind::TruncatedEscape),
+    /// unless lenient), a UTF-8 sequence left unfinished (in [`Utf8Mode::Strict`]), or the
+    /// error of an earlier call; `out` is then as it was.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pctenc::{Decoder, StreamDecoder};
+    ///
+    /// let mut stream = StreamDecoder::new(Decoder::new().lenient(true));
+    /// let mut out = Vec::new();
+    /// stream.feed(b"50%", &mut out).unwrap();
+    /// assert_eq!(out, b"50");
+    /// stream.finish(&mut out).unwrap();
+    /// assert_eq!(out, b"50%"); // lenient: the lone `%` is copied
+    /// assert_eq!(stream.fed(), 0); // ready for a new stream
+    /// ```
     pub fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), DecodeError> {
         let result = self.run(&[], out, true);
         if result.is_ok() {
@@ -125,22 +166,26 @@ impl StreamDecoder {
     /// `%u` and kept escapes decode the piece into memory first
     /// ([`feed`](StreamDecoder::feed)), then write it.
     ///
+    /// # Errors
+    ///
     /// A decoding error is an [`io::Error`](std::io::Error) of kind
     /// [`InvalidData`](std::io::ErrorKind::InvalidData) that wraps the [`DecodeError`] (offset
     /// from the start of the stream), as in [`pctenc::io`](crate::io); unlike
     /// [`feed`](StreamDecoder::feed), the output of the piece before the error may have been
-    /// written. After an error of `out` the stream is broken, and every later `feed_to`
-    /// fails.
+    /// written. An error of `out` is returned as it is; the stream is then broken, and every
+    /// later `feed_to` fails.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use pctenc::{Decoder, DecodeError, StreamDecoder};
     ///
-    /// let input = "caf%C3%A9 ".repeat(50_000);
+    /// let input = "caf%C3%A9 ".repeat(110_000); // 1.1 MB: decoded on every thread
     /// let mut stream = StreamDecoder::new(Decoder::new());
     /// let mut file = Vec::new(); // any `io::Write + Send`
     /// stream.feed_to(input.as_bytes(), &mut file).unwrap();
     /// stream.finish(&mut file).unwrap();
-    /// assert_eq!(file, "café ".repeat(50_000).as_bytes());
+    /// assert_eq!(file, "café ".repeat(110_000).as_bytes());
     ///
     /// let err = StreamDecoder::new(Decoder::new()).feed_to(b"100%!", &mut file).unwrap_err();
     /// let err = err.get_ref().and_then(|e| e.downcast_ref::<DecodeError>()).unwrap();

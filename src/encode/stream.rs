@@ -91,6 +91,20 @@ impl StreamEncoder {
     /// # Panics
     ///
     /// Only where any `Vec` growth panics: when the output's length overflows `usize`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pctenc::{sets, Encoder, StreamEncoder};
+    ///
+    /// // Neither re-quoting nor IRI: nothing waits, each piece comes out whole.
+    /// let mut stream = StreamEncoder::new(Encoder::new(sets::COMPONENT));
+    /// let mut out = Vec::new();
+    /// stream.feed(b"a b%", &mut out);
+    /// assert_eq!(out, b"a%20b%25");
+    /// stream.feed(&"é".as_bytes()[..1], &mut out); // half of `é`
+    /// assert_eq!(out, b"a%20b%25%C3");
+    /// ```
     pub fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) {
         self.feed_with(input, |encoder, data| encode_piece(encoder, data, out));
     }
@@ -102,8 +116,12 @@ impl StreamEncoder {
     /// (about 5 MiB for text, 12 MiB at most, whatever the number of threads) however large
     /// the piece, such as a memory-mapped file of gigabytes.
     ///
-    /// On an error of `out`, part of the piece's encoding may have been written; the stream
-    /// is then broken, and every later `feed_to` fails.
+    /// # Errors
+    ///
+    /// The first error of `out`, as it is. Part of the piece's encoding may have been
+    /// written; the stream is then broken, and every later `feed_to` fails.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use pctenc::{sets, Encoder, StreamEncoder};

@@ -130,7 +130,21 @@ impl<R: Read> EncodeReader<R> {
         self.source.codec.encoder()
     }
 
-    /// The inner reader.
+    /// The inner reader, to see how far the input has been read (for a progress bar). It runs
+    /// ahead of what this reader has given by up to one step of [`CHUNK`] bytes.
+    ///
+    /// ```
+    /// use std::io::{Cursor, Read};
+    /// use pctenc::{io::CHUNK, sets, EncodeReader, Encoder};
+    ///
+    /// let input = Cursor::new(vec![b' '; 100_000]);
+    /// let mut reader = EncodeReader::new(Encoder::new(sets::URI), input);
+    /// let mut first = [0u8; 3];
+    /// reader.read_exact(&mut first)?;
+    /// assert_eq!(&first, b"%20");
+    /// assert_eq!(reader.get_ref().position(), CHUNK as u64); // one step read ahead
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn get_ref(&self) -> &R {
         &self.source.inner
     }
@@ -246,6 +260,20 @@ impl<R: Read> DecodeReader<R> {
     }
 
     /// The inner reader; the output not read yet and the bytes held back are lost.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use pctenc::{io::CHUNK, DecodeReader, Decoder};
+    ///
+    /// let input = vec![b'a'; 100_000];
+    /// let mut reader = DecodeReader::new(Decoder::new(), &input[..]);
+    /// let mut first = [0u8; 10];
+    /// reader.read_exact(&mut first)?;
+    /// // The inner reader gave one step: the rest of that step is lost with the reader.
+    /// let rest = reader.into_inner();
+    /// assert_eq!(rest.len(), input.len() - CHUNK);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn into_inner(self) -> R {
         self.source.inner
     }

@@ -192,14 +192,35 @@ impl<W: Write> EncodeWriter<W> {
     }
 
     /// The inner writer, mutably. Writing to it directly puts those bytes before the output
-    /// still buffered (call [`flush`](Write::flush) first).
+    /// still buffered (call [`flush`](Write::flush) first; with re-quoting or an IRI set, the
+    /// few bytes held back stay behind until [`try_finish`](EncodeWriter::try_finish)).
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use pctenc::{sets, EncodeWriter, Encoder};
+    ///
+    /// // Encode the name and the value, write the `=` between them as it is.
+    /// let mut writer = EncodeWriter::new(Encoder::new(sets::COMPONENT), Vec::new());
+    /// writer.write_all(b"a b")?;
+    /// writer.flush()?;
+    /// writer.get_mut().write_all(b"=")?;
+    /// writer.write_all(b"c&d")?;
+    /// assert_eq!(writer.finish()?, b"a%20b=c%26d");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn get_mut(&mut self) -> &mut W {
         self.sink.get_mut()
     }
 
     /// Ends the stream: encodes the bytes held back, writes all the output to the inner
-    /// writer and flushes it. On an error, calling it again retries what is left; after
-    /// success, the writer can start a new stream.
+    /// writer and flushes it. After success, the writer can start a new stream.
+    ///
+    /// # Errors
+    ///
+    /// An error of the inner writer, as it is; calling `try_finish` again retries what is
+    /// left.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use std::io::Write;
@@ -217,6 +238,13 @@ impl<W: Write> EncodeWriter<W> {
 
     /// Ends the stream as [`try_finish`](EncodeWriter::try_finish) does and returns the
     /// inner writer.
+    ///
+    /// # Errors
+    ///
+    /// An error of the inner writer, as it is. The writer is gone then, and the inner writer
+    /// with it: to retry, call [`try_finish`](EncodeWriter::try_finish) first.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use std::io::Write;
@@ -342,9 +370,17 @@ impl<W: Write> DecodeWriter<W> {
 
     /// Ends the stream: decodes what was held back (an unfinished `%` or UTF-8 sequence is
     /// an error in strict mode, written as it is in lenient mode), writes all the output to
-    /// the inner writer and flushes it. On an I/O error, calling it again retries what is
-    /// left; after success, the writer can start a new stream, whose offsets count from
-    /// zero.
+    /// the inner writer and flushes it. After success, the writer can start a new stream,
+    /// whose offsets count from zero.
+    ///
+    /// # Errors
+    ///
+    /// A decoding error (an unfinished `%` or UTF-8 sequence in strict mode, or an error of an
+    /// earlier call) as an [`io::Error`] of kind [`InvalidData`](io::ErrorKind::InvalidData)
+    /// wrapping the [`DecodeError`]: the stream is over, and every later call returns it. An
+    /// error of the inner writer, as it is: calling `try_finish` again retries what is left.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use std::io::Write;
@@ -362,6 +398,13 @@ impl<W: Write> DecodeWriter<W> {
 
     /// Ends the stream as [`try_finish`](DecodeWriter::try_finish) does and returns the
     /// inner writer.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`try_finish`](DecodeWriter::try_finish). The writer is gone then, and the
+    /// inner writer with it: to keep it, call `try_finish` first.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use std::io::Write;

@@ -16,8 +16,9 @@ pub(crate) trait Kernel {
     const BYTES: usize;
     /// How many bytes past its output a block's stores may write (at most 64).
     const SLACK: usize;
-    /// Blocks classified per step over a run that needs no escaping (enough to keep the
-    /// vector units busy: about 128 bytes).
+    /// Blocks classified per step over a run that needs no escaping: enough to keep the
+    /// vector units busy, about 128 bytes (64 on SSE2, whose classification of a block
+    /// costs a dozen ranges).
     const RUN: usize;
     /// The set's constants, kept in registers across blocks.
     type Prepared: Copy;

@@ -1,6 +1,7 @@
 //! SSE2, the x86-64 baseline: no byte shuffle, so the set is classified as a list of byte
-//! ranges (`(b - lo) <= hi - lo`, three instructions each) and escapes are written one byte
-//! at a time. Runs of bytes the set keeps are still found and copied 16 bytes at a time.
+//! ranges (`(b - lo) <= hi - lo`: a subtraction, an unsigned minimum and a compare per range, and an
+//! `or` into the result) and escapes are written one byte at a time. Runs of
+//! bytes the set keeps are still found and copied 64 bytes (`RUN` blocks) at a time.
 //!
 //! Every predefined set is at most 11 ranges; a custom set of more than [`MAX_RANGES`]
 //! ranges is classified byte by byte. SSE2 is the tier only for x86-64 CPUs without SSSE3
