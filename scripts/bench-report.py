@@ -1,66 +1,698 @@
 #!/usr/bin/env python3
-"""Turn criterion's results (target/criterion/**/new/{benchmark,estimates}.json) into the
-markdown tables of docs/BENCHMARKS.md: median throughput in GB/s (10^9 bytes per second) per
-group (direction/workload/size) and function, plus the ratios the project tracks.
+"""Generates docs/BENCHMARKS.md, the charts docs/bench-*.svg and the figures between the
+`bench-summary` markers of README.md from the results of one benchmark run, which live in
+benches/results/ (committed, so that anyone can regenerate and check the report):
 
-Usage: python3 scripts/bench-report.py [CRITERION_DIR] > tables.md
+- `machine.json`: the machine, recorded when the run starts (`machine`);
+- `criterion.json`: the median of each criterion function, collected from
+  `target/criterion/**/new/{benchmark,estimates}.json` when the run ends (`collect`);
+- `large-inputs.json`: written by `scripts/large-inputs.py --json`.
+
+`scripts/bench.sh` does the whole run. Usage:
+
+    python3 scripts/bench-report.py machine     # record the machine (before the benchmarks)
+    python3 scripts/bench-report.py collect     # criterion's results -> criterion.json
+    python3 scripts/bench-report.py             # write the report
+    python3 scripts/bench-report.py --check     # fail if the report is not what the results give
+
+The SVG charts are drawn here, without a plotting library: grouped horizontal bars on a log
+scale, one group per workload, so that the output is plain, diffable text.
 """
+
+import argparse
+import datetime
+import html
 import json
+import math
+import os
 import pathlib
+import platform
+import re
+import statistics
+import subprocess
 import sys
 from collections import defaultdict
 
-ORDER = ["memcpy", "pctenc-scalar", "pctenc-sse2", "pctenc-ssse3", "pctenc-avx2", "pctenc-avx512",
-         "pctenc-neon", "percent-encoding", "urlencoding", "form_urlencoded"]
-WORKLOADS = ["safe", "no-escape", "log", "multilingual", "random"]
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benches" / "results"
+
+BACKENDS = ["avx512", "avx2", "ssse3", "sse2", "neon", "scalar"]  # best first
+PEERS = ["percent-encoding", "urlencoding", "form_urlencoded"]
+WORKLOADS = {
+    "encode": ["safe", "log", "multilingual", "random"],
+    "decode": ["no-escape", "log", "multilingual", "random"],
+}
+WORKLOAD_NOTES = {
+    "safe": "letters, digits, `-._~`: nothing to escape",
+    "no-escape": "no `%` at all (the `safe` workload, which encodes to itself)",
+    "log": "web access-log lines: paths, queries, some UTF-8 (21% of bytes escaped)",
+    "multilingual": "Arabic, Greek, Hindi and Japanese articles (95% escaped)",
+    "random": "uniform random bytes (74% escaped)",
+}
+# The project's goals at 64 KiB, per direction: (workload, what, against, factor for the
+# best backend, factor for AVX2). `what` is a function suffix ("" for the slice API).
+GOALS = {
+    "encode": [
+        ("safe", "", "memcpy", 0.5, 0.4),
+        ("log", "", "percent-encoding", 10, 6),
+        ("multilingual", "", "percent-encoding", 20, 12),
+        ("random", "", "percent-encoding", 30, 15),
+    ],
+    "decode": [
+        ("no-escape", "", "memcpy", 0.5, None),
+        ("multilingual", "", "percent-encoding", 10, None),
+        ("log", "", "percent-encoding", 8, None),
+        ("log", "-validate", "memcpy", 0.5, None),
+        ("multilingual", "-validate", "memcpy", 0.5, None),
+    ],
+}
+GOAL_SIZE = 65536
+
+COLORS = {
+    "memcpy": "#9e9e9e",
+    "pctenc-avx512": "#0b3c8c", "pctenc-avx2": "#1f63c6", "pctenc-ssse3": "#4a8fe0",
+    "pctenc-sse2": "#86b6ef", "pctenc-neon": "#1f63c6", "pctenc-scalar": "#c3d9f5",
+    "percent-encoding": "#e4572e", "urlencoding": "#f3a712", "form_urlencoded": "#8c4fa8",
+}
 
 
-def load(root):
-    results = defaultdict(dict)  # (direction, size) -> {(workload, function): GB/s}
+# ---------------------------------------------------------------------------------------
+# Reading the results
+
+
+def size_label(n):
+    for unit, shift in (("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift} {unit}"
+    return f"{n} B"
+
+
+def collect(root, out):
+    """Criterion's JSON files -> one sorted list of {group, function, bytes, median_ns, ...}."""
+    records = []
     for bench in root.glob("**/new/benchmark.json"):
         meta = json.loads(bench.read_text())
         est = json.loads((bench.parent / "estimates.json").read_text())
-        group, function = meta["group_id"], meta["function_id"]
-        parts = group.split("/")
-        if len(parts) != 3 or not meta.get("throughput"):
+        if len(meta["group_id"].split("/")) != 3 or not meta.get("throughput"):
             continue
-        direction, workload, size = parts
-        nbytes = list(meta["throughput"].values())[0]
-        ns = est["median"]["point_estimate"]
-        results[(direction, int(size))][(workload, function)] = nbytes / ns
+        median = est["median"]
+        records.append({
+            "group": meta["group_id"],
+            "function": meta["function_id"],
+            "bytes": list(meta["throughput"].values())[0],
+            "median_ns": round(median["point_estimate"], 3),
+            "median_ci_ns": [round(median["confidence_interval"]["lower_bound"], 3),
+                             round(median["confidence_interval"]["upper_bound"], 3)],
+        })
+    if not records:
+        sys.exit(f"no criterion results under {root}")
+    records.sort(key=lambda r: (r["group"].split("/")[0], int(r["group"].split("/")[2]),
+                                r["group"].split("/")[1], r["function"]))
+    out.write_text(json.dumps(records, indent=1) + "\n")
+    print(f"{len(records)} results -> {out}")
+
+
+def load(path):
+    """{(kind, workload, size): {function: GB/s}} from criterion.json."""
+    results = defaultdict(dict)
+    for r in json.loads(path.read_text()):
+        kind, workload, size = r["group"].split("/")
+        results[(kind, workload, int(size))][r["function"]] = r["bytes"] / r["median_ns"]
     return results
 
 
+def backends_in(results):
+    found = {f[len("pctenc-"):] for table in results.values() for f in table if f.startswith("pctenc-")}
+    return [b for b in BACKENDS if b in found]
+
+
+def sizes_of(results, kind):
+    return sorted({s for (k, _, s) in results if k == kind})
+
+
 def fmt(v):
-    return "-" if v is None else (f"{v:.2f}" if v < 10 else f"{v:.1f}")
+    if v is None:
+        return "-"
+    return f"{v:.2f}" if v < 10 else f"{v:.1f}"
+
+
+def ratio(a, b):
+    return f"{a / b:.1f}x" if a and b and a / b >= 10 else (f"{a / b:.2f}x" if a and b else "-")
+
+
+# ---------------------------------------------------------------------------------------
+# The machine
+
+
+def run(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def cpuinfo_field(name):
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.split(":")[0].strip() == name:
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
+def record_machine(results_dir):
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pctenc"], cwd=ROOT, check=True)
+    info = run([str(ROOT / "target" / "release" / "pctenc"), "info"])
+    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    mem_kib = 0
+    try:
+        mem_kib = int(next(l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal")))
+    except (OSError, StopIteration):
+        pass
+    machine = {
+        "date": datetime.date.today().isoformat(),
+        "commit": run(["git", "rev-parse", "--short", "HEAD"]),
+        # Uncommitted changes to what is measured (docs and scripts do not count).
+        "dirty": bool(run(["git", "status", "--porcelain", "--", "src", "benches", "examples",
+                           "Cargo.toml", "Cargo.lock"])),
+        "cpu": cpuinfo_field("model name") or platform.processor(),
+        "cpu_family_model": f"{cpuinfo_field('cpu family')}/{cpuinfo_field('model')}".strip("/"),
+        "cores": os.cpu_count(),
+        "memory_gib": round(mem_kib / (1 << 20)),
+        "caches": run(["sh", "-c", "lscpu | grep -E '^L[23] ' | sed 's/  */ /g'"]).splitlines(),
+        "os": f"{platform.system()} {platform.release()}",
+        "rustc": run(["rustc", "-V"]),
+        "cpu_features": fields.get("cpu features found", "").strip(),
+        "backends": fields.get("backends available", "").strip(),
+        "detected": fields.get("backend detected", "").strip(),
+    }
+    results_dir.mkdir(parents=True, exist_ok=True)
+    (results_dir / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
+    print(json.dumps(machine, indent=2))
+
+
+def cpu_name(m):
+    """The CPU's name, with its microarchitecture when the family/model says it."""
+    cpu = m.get("cpu") or "unknown CPU"
+    zen = {"25/17": "Zen 4", "25/97": "Zen 4", "25/160": "Zen 4c", "25/1": "Zen 3", "25/33": "Zen 3"}
+    arch = zen.get(m.get("cpu_family_model", ""))
+    return f"{cpu} ({arch})" if arch else cpu
+
+
+def machine_section(m):
+    cpu = cpu_name(m) + (f", family/model {m['cpu_family_model']}" if m.get("cpu_family_model") else "")
+    caches = ", ".join(c.replace(" cache:", "") for c in m.get("caches", []))
+    lines = [
+        f"- CPU: {cpu}, {m.get('cores')} cores{', ' + caches if caches else ''}; "
+        f"{m.get('memory_gib')} GiB of memory. The cores are shared with other work: figures "
+        "move by 10-30% between runs, ratios less.",
+        f"- Features pctenc uses: {m.get('cpu_features') or '?'}; backends: "
+        f"{m.get('backends') or '?'} (detected: `{m.get('detected') or '?'}`).",
+        f"- {m.get('os')}, {m.get('rustc')}, release profile, no `target-cpu` flag "
+        "(the backends are chosen at run time).",
+        f"- pctenc at commit `{m.get('commit')}`{' (with local changes)' if m.get('dirty') else ''}, "
+        f"measured on {m.get('date')}.",
+    ]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------
+# Tables
+
+
+def table(rows, columns, cell):
+    out = ["| input | " + " | ".join(f"`{c}`" for c in columns) + " |",
+           "|---|" + "---:|" * len(columns)]
+    for r in rows:
+        out.append(f"| {r} | " + " | ".join(cell(r, c) for c in columns) + " |")
+    return "\n".join(out)
+
+
+def throughput_tables(results, kind, columns, title=None, against=None):
+    """One table per size: workloads x `columns` ([(function, header)]), GB/s; with
+    `against` = (function, reference), a last column with their ratio."""
+    prefix = "decode" if kind == "validate" else kind
+    out = []
+    for size in sizes_of(results, prefix):
+        groups = {w: results.get((prefix, w, size), {}) for w in WORKLOADS[prefix]}
+        rows = [w for w in WORKLOADS[prefix] if groups[w]]
+        present = {f for g in groups.values() for f in g}
+        cols = [(f, h) for f, h in columns if f in present]
+        if not cols:
+            continue
+        out.append(f"#### {title or kind}, {size_label(size)} (GB/s)\n")
+        head = "| input | " + " | ".join(h for _, h in cols)
+        rule = "|---|" + "---:|" * len(cols)
+        if against:
+            head += f" | {against[0][len('pctenc-'):]} / {against[1]}"
+            rule += "---:|"
+        out.append(head + " |")
+        out.append(rule)
+        for w in rows:
+            cells = [fmt(groups[w].get(f)) for f, _ in cols]
+            if against:
+                cells.append(ratio(groups[w].get(against[0]), groups[w].get(against[1])))
+            out.append(f"| {w} | " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def summary_rows(results, best):
+    """(operation, pctenc best, percent-encoding, ratio) at GOAL_SIZE, for the README."""
+    rows = []
+    for kind, workload, label in [
+        ("encode", "log", "encode an access-log mix (21% escaped)"),
+        ("encode", "multilingual", "encode multilingual text (95% escaped)"),
+        ("decode", "log", "decode the access-log mix"),
+        ("decode", "multilingual", "decode the multilingual text"),
+    ]:
+        g = results.get((kind, workload, GOAL_SIZE), {})
+        ours, pe = g.get(f"pctenc-{best}"), g.get("percent-encoding")
+        if ours and pe:
+            rows.append((label, ours, pe, ours / pe))
+    return rows
+
+
+def goals_section(results, best):
+    out = []
+    for kind, goals in GOALS.items():
+        header = f"| goal at {size_label(GOAL_SIZE)} | `{best}` |" + (" `avx2` |" if best != "avx2" and any(
+            g[4] for g in goals) else "")
+        lines = [header, "|---|---|" + ("---|" if header.count("|") == 4 else "")]
+        for workload, suffix, against, factor, avx2_factor in goals:
+            g = results.get((kind, workload, GOAL_SIZE), {})
+            what = "validate" if suffix == "-validate" else kind
+            cells = []
+            for backend, want in [(best, factor)] + ([("avx2", avx2_factor)] if header.count("|") == 4 else []):
+                v, ref = g.get(f"pctenc-{backend}{suffix}"), g.get(against)
+                if want is None:
+                    cells.append("(no goal)" if v and ref else "-")
+                elif v and ref:
+                    got = v / ref
+                    cells.append(f"{got:.2f}x" if got < 10 else f"{got:.1f}x")
+                    cells[-1] += ": met" if got >= want else ": **not met**"
+                else:
+                    cells.append("-")
+            want_text = f"at least {factor}x `{against}`" + (
+                f" (AVX2: {avx2_factor}x)" if avx2_factor else "")
+            lines.append(f"| {what} `{workload}`: {want_text} | " + " | ".join(cells) + " |")
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Charts
+
+
+def svg_bars(path, title, subtitle, groups, series, width=860):
+    """Grouped horizontal bars on a log10 scale. `groups`: [(label, {series: GB/s})];
+    `series`: the series names in drawing order (those with no value anywhere are left out)."""
+    series = [s for s in series if any(values.get(s) for _, values in groups)]
+    values = [v for _, vs in groups for s, v in vs.items() if s in series and v]
+    # The axis runs from a 1-2-5 step below the smallest value to a power of ten above the
+    # largest, with room for its label.
+    steps = [m * 10.0 ** k for k in range(-3, 4) for m in (1, 2, 5)]
+    lo = max(t for t in steps if t <= min(values) * 0.7)
+    hi = 10 ** math.ceil(math.log10(max(values) * 1.6))
+    left, right, top, bar, gap = 112, 24, 58 + 18 * math.ceil(len(series) / 5), 13, 14
+    plot_w = width - left - right
+    height = top + len(groups) * (len(series) * bar + gap) + 34
+
+    def x(v):
+        return left + plot_w * (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
+
+    e = html.escape
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif" font-size="11">',
+           f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+           f'<text x="{left}" y="20" font-size="15" font-weight="bold">{e(title)}</text>',
+           f'<text x="{left}" y="37" fill="#555555">{e(subtitle)}</text>']
+    for i, s in enumerate(series):  # legend, five to a row
+        lx, ly = left + (i % 5) * 150, 52 + 18 * (i // 5)
+        out.append(f'<rect x="{lx}" y="{ly - 9}" width="10" height="10" fill="{COLORS.get(s, "#333333")}"/>')
+        out.append(f'<text x="{lx + 14}" y="{ly}">{e(s)}</text>')
+    axis_bottom = height - 30
+    decade = 10 ** math.floor(math.log10(lo))
+    while decade <= hi * 1.0001:
+        for m in (1, 2, 5):
+            v = decade * m
+            if lo * 0.999 <= v <= hi * 1.001:
+                gx = x(v)
+                out.append(f'<line x1="{gx:.1f}" y1="{top - 4}" x2="{gx:.1f}" y2="{axis_bottom}" '
+                           f'stroke="{"#cccccc" if m == 1 else "#eeeeee"}"/>')
+                label = f"{v:g}"
+                out.append(f'<text x="{gx:.1f}" y="{axis_bottom + 14}" text-anchor="middle" '
+                           f'fill="#555555">{label}</text>')
+        decade *= 10
+    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{axis_bottom + 28}" text-anchor="middle" '
+               f'fill="#555555">GB/s of input (log scale)</text>')
+    y = top
+    for label, vals in groups:
+        group_h = len(series) * bar
+        out.append(f'<text x="{left - 8}" y="{y + group_h / 2 + 4:.0f}" text-anchor="end" '
+                   f'font-weight="bold">{e(label)}</text>')
+        for s in series:
+            v = vals.get(s)
+            if v:
+                w = max(1.0, x(v) - left)
+                out.append(f'<rect x="{left}" y="{y + 1}" width="{w:.1f}" height="{bar - 2}" '
+                           f'fill="{COLORS.get(s, "#333333")}"><title>{e(s)}: {fmt(v)} GB/s</title></rect>')
+                out.append(f'<text x="{left + w + 4:.1f}" y="{y + bar - 3}" fill="#333333">{fmt(v)}</text>')
+            y += bar
+        y += gap
+    out.append(f'<line x1="{left}" y1="{top - 4}" x2="{left}" y2="{axis_bottom}" stroke="#333333"/>')
+    out.append("</svg>")
+    return path, "\n".join(out) + "\n"
+
+
+def charts(results, backends, size):
+    best = backends[0]
+    ours = [f"pctenc-{b}" for b in backends]
+    files = []
+    enc = [(w, results.get(("encode", w, size), {})) for w in WORKLOADS["encode"]]
+    dec = [(w, results.get(("decode", w, size), {})) for w in WORKLOADS["decode"]]
+    files.append(svg_bars("bench-encode.svg", f"Encoding {size_label(size)}, rfc3986 set",
+                          "pctenc per backend against memcpy and the crates people use (median, higher is better)",
+                          enc, ["memcpy"] + ours + PEERS))
+    files.append(svg_bars("bench-decode.svg", f"Decoding {size_label(size)} of rfc3986-encoded input",
+                          "strict, to bytes; pctenc per backend against memcpy and the crates people use",
+                          dec, ["memcpy"] + ours + PEERS[:2]))
+    val = [(w, {("pctenc-" + f[len("pctenc-"):-len("-validate")] if f.endswith("-validate") else f): v
+                for f, v in g.items() if f.endswith("-validate") or f == "memcpy"}) for w, g in dec]
+    files.append(svg_bars("bench-validate.svg", f"Validating {size_label(size)} of rfc3986-encoded input",
+                          "Engine::validate per backend (is every byte encoded right for the set?) against memcpy",
+                          val, ["memcpy"] + ours))
+    head = []
+    for kind in ("encode", "decode"):
+        for w in ("log", "multilingual"):
+            g = results.get((kind, w, size), {})
+            head.append((f"{kind} {w}", {f"pctenc-{best}": g.get(f"pctenc-{best}"),
+                                          **{p: g.get(p) for p in PEERS}, "memcpy": g.get("memcpy")}))
+    files.append(svg_bars("bench-headline.svg", f"pctenc ({best}) against the crates people use, {size_label(size)}",
+                          "access-log mix and multilingual text, rfc3986 set; memcpy for scale",
+                          head, [f"pctenc-{best}"] + PEERS + ["memcpy"], width=760))
+    return files
+
+
+# ---------------------------------------------------------------------------------------
+# Parallel and large inputs
+
+
+def parallel_section(results):
+    sizes = sorted({s for (k, _, s) in results if k == "parallel-encode"})
+    if not sizes:
+        return "(No `parallel` results in this run.)"
+    threads = sorted({f for (k, _, _), t in results.items() if k.startswith("parallel-") for f in t
+                      if f.startswith("rayon-") and f != "rayon-1t"})
+    many = threads[-1] if threads else None
+    lines = [f"| size | encode serial | encode {many} | decode serial | decode {many} |",
+             "|---|---:|---:|---:|---:|"]
+    pays = {}
+    for kind in ("encode", "decode"):
+        pays[kind] = None
+        for size in reversed(sizes):
+            g = results.get((f"parallel-{kind}", "log", size), {})
+            if many and g.get(many) and g.get("serial") and g[many] > g["serial"]:
+                pays[kind] = size
+            else:
+                break
+    for size in sizes:
+        cells = []
+        for kind in ("encode", "decode"):
+            g = results.get((f"parallel-{kind}", "log", size), {})
+            s, p = g.get("serial"), g.get(many)
+            cells += [fmt(s), f"{fmt(p)} ({p / s:.2f}x)" if s and p else "-"]
+        lines.append(f"| {size_label(size)} | " + " | ".join(cells) + " |")
+    src = (ROOT / "src" / "par.rs").read_text()
+    thresholds = {k: int(eval(m.group(1).replace("_", ""), {}))
+                  for k, m in (("encode", re.search(r"PAR_ENCODE_THRESHOLD: usize = ([\d_ *]+);", src)),
+                               ("decode", re.search(r"PAR_DECODE_THRESHOLD: usize = ([\d_ *]+);", src))) if m}
+    notes = []
+    for kind in ("encode", "decode"):
+        t = thresholds.get(kind)
+        where = (f"from {size_label(pays[kind])} up" if pays[kind] else "at none of these sizes")
+        notes.append(f"{kind} with {many} beats serial {where}; `PAR_{kind.upper()}_THRESHOLD` is "
+                     f"{size_label(t) if t else '?'}")
+    return ("\n".join(lines) + "\n\nIn this run, " + "; ".join(notes) + ". Below its threshold a "
+            "`par_*` call is the serial one. Bandwidth: from about 16 MiB the input and output of the "
+            "in-memory paths no longer fit in the cache, and both threads wait on memory; the "
+            "writing paths (`par_encode_to`, `feed_to`) keep their output in per-chunk buffers "
+            "and scale further, as the CLI figures below show.")
+
+
+def large_section(data):
+    if not data:
+        return "(No large-input results in this run: `python3 scripts/large-inputs.py --json " \
+               "benches/results/large-inputs.json`.)"
+    m = data["meta"]
+    out = [f"One run of `scripts/large-inputs.py`: the `log` workload, {m['mib']} MiB, and its "
+           f"`rfc3986` encoding ({m['enc_mib']} MiB), written afresh; {m['runs']} runs of each command, "
+           f"`-j 1` and `-j 2` taking turns; backend `{m['backend']}`; output to `/dev/null`"
+           + (f"; pctenc at commit `{m['commit']}`" if m.get("commit") else "") + ". "
+           "GB/s of input, median (best).\n",
+           "| command | -j 1 GB/s | -j 2 GB/s | -j 2 / -j 1: medians | bests |",
+           "|---|---:|---:|---:|---:|"]
+    for row in data["cli"]:
+        j1, j2 = row["j1"], row["j2"]
+        out.append(f"| `pctenc {row['command']}` | {j1[0]:.2f} ({j1[1]:.2f}) | {j2[0]:.2f} ({j2[1]:.2f}) "
+                   f"| {j2[0] / j1[0]:.2f}x | {j2[1] / j1[1]:.2f}x |")
+    lines_row = next((r for r in data["cli"] if r["command"] == "encode"), data["cli"][0])
+    speedup = lines_row["j2"][0] / lines_row["j1"][0]
+    out.append(f"\nGoal: `-j 2` at least 1.7x `-j 1` on the access log: {speedup:.2f}x in line mode "
+               f"(the default), {'met' if speedup >= 1.7 else '**not met**'}. The machine's other "
+               "tenants slow the runs that need both cores more than the others; the bests show "
+               "what two idle cores give.\n")
+    out.append("File against memory, one thread: the library's in-memory call (`encode_vec` / "
+               "`decode_vec`, best of 5), the one-pass path the CLI runs (`feed_to` into "
+               "`io::sink()`), the kernel's part alone (mapping the file and entering its pages "
+               "into the page table) and the CLI on the file (best of its runs). A file a program "
+               "wrote in large writes sits in the page cache in large folios, which map almost "
+               "for free; a file written 4 KiB at a time (the `dd bs=4k` copies) sits in 4 KiB "
+               "pages, and mapping those costs about as much as encoding them.\n")
+    out.append("| operation | file cached in | library `*_vec` | library `feed_to` | mapping alone "
+               "| CLI -j 1 on the file | CLI / `*_vec` |")
+    out.append("|---|---|---:|---:|---:|---:|---:|")
+    for row in data["file"]:
+        out.append(f"| `pctenc {row['command']}` | {row['cached_in']} | {row['vec']:.2f} | "
+                   f"{row['feed_to']:.2f} | {row['map']:.1f} | {row['cli']:.2f} | "
+                   f"{100 * row['cli'] / row['vec']:.0f}% |")
+    folios = [r for r in data["file"] if r["cached_in"] == "large folios"]
+    worst = min(folios, key=lambda r: r["cli"] / r["vec"]) if folios else None
+    if worst:
+        share = worst["cli"] / worst["vec"]
+        out.append(f"\nGoal: the CLI on a file at least 80% of the library in memory. For files in "
+                   f"large folios the lowest is {100 * share:.0f}% (`{worst['command']}`): "
+                   f"{'met' if share >= 0.8 else '**not met**'}. For files in 4 KiB pages the "
+                   "mapping alone bounds the CLI: one pass plus the mapping predicts at most "
+                   "1 / (1/`feed_to` + 1/mapping).")
+    out.append(f"\n`par_encode_vec` on 2 threads, the same file in memory: {data['par_encode_vec_2t']:.2f} GB/s.\n")
+    out.append(f"Memory, {m['stream_gib']:g} GiB from a pipe to a pipe (peak resident set of the "
+               "pctenc process, GNU time):\n")
+    out.append("| command | peak RSS | GB/s |")
+    out.append("|---|---:|---:|")
+    for row in data["pipe"]:
+        out.append(f"| `pctenc {row['command']}` | {row['rss_mib']:.1f} MiB | {row['gbps']:.2f} |")
+    peak = max(r["rss_mib"] for r in data["pipe"])
+    out.append(f"\nGoal: at most 32 MiB from a pipe: {peak:.1f} MiB, {'met' if peak <= 32 else '**not met**'}. "
+               "A mapped file adds up to two 16 MiB segments of page cache to the resident set (the "
+               "one worked on and the next, populated ahead) plus at most two windows of output "
+               "buffers.")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------
+# The document
+
+
+def report(results, large, machine, backends):
+    best = backends[0]
+    ours = [f"pctenc-{b}" for b in backends]
+    def named(functions):
+        return [(f, f"`{f}`") for f in functions]
+
+    peers_enc = named(["memcpy"] + ours + PEERS + [f"pctenc-{best}-string"])
+    peers_dec = named(["memcpy"] + ours + PEERS[:2])
+    variants = named(["memcpy", f"pctenc-{best}", f"pctenc-{best}-cow", f"pctenc-{best}-lenient",
+                      f"pctenc-{best}-utf8"])
+    validate = [("memcpy", "`memcpy`")] + [(f"pctenc-{b}-validate", f"`{b}`") for b in backends]
+    versus = (f"pctenc-{best}", "percent-encoding")
+    summary = "\n".join(f"| {label} | {fmt(o)} | {fmt(p)} | {r:.0f}x |"
+                        for label, o, p, r in summary_rows(results, best))
+    workloads = "\n".join(f"  - `{w}`: {WORKLOAD_NOTES[w]}" for w in
+                          ["safe", "log", "multilingual", "random", "no-escape"])
+    return f"""# Benchmarks
+
+<!-- Generated by scripts/bench-report.py from one run of scripts/bench.sh: edit the script,
+     not this file. -->
+
+Throughput of pctenc next to `memcpy` and the crates Rust programs use today
+(`percent-encoding`, `urlencoding`, `form_urlencoded`), all measured in the same run on the
+same machine. Every figure is the median of criterion's samples, in GB/s (10^9 bytes per
+second) of *input*. pctenc's backends are timed one by one on the same input: `pctenc-avx512`
+is what a program gets on this CPU, the others what it gets on CPUs without AVX-512.
+
+![Encoding throughput per workload](bench-encode.svg)
+
+![Decoding throughput per workload](bench-decode.svg)
+
+![Validation throughput per workload](bench-validate.svg)
+
+## At a glance ({size_label(GOAL_SIZE)}, `{best}`)
+
+| operation | pctenc (`{best}`) GB/s | `percent-encoding` GB/s | ratio |
+|---|---:|---:|---:|
+{summary}
+
+{goals_section(results, best)}
+
+## Machine
+
+{machine_section(machine)}
+
+## Method
+
+- Encoding uses the `rfc3986` set for pctenc, `percent-encoding` (an `AsciiSet` spelled the
+  same) and `urlencoding` (whose set it is); the outputs are checked equal before timing.
+  `form_urlencoded` has a set of its own (the form set: `*` kept, `~` escaped, space as `+`),
+  checked equal to pctenc's `form`: similar work, not identical.
+- `pctenc-<backend>` encodes with `Engine::encode_slice` into a buffer of the exact size (it
+  sizes the output itself, in a first pass); `pctenc-{best}-string` is `pctenc::encode_string`
+  (count, grow the `String` once, encode) on the detected backend. Peers write into a reused
+  `String`, but `urlencoding`, which has no such API and allocates its result.
+- Decoding reads each workload's `rfc3986` encoding; throughput counts the encoded bytes
+  read. `pctenc-<backend>` is `Decoder::new().engine(..).decode_slice` (strict, bytes) into a
+  preallocated buffer; `-cow` is `pctenc::decode` (borrows when there is no `%`), `-lenient`
+  is `pctenc::decode_lenient`, `-utf8` is `Decoder::URI_COMPONENT` (strict UTF-8 as well).
+  `percent-encoding` is `percent_decode` into a reused `Vec`; `urlencoding` is
+  `decode_binary` (a `Cow`). `form_urlencoded` has no byte decoder to compare with (its
+  `parse` splits pairs and decodes lossily to strings).
+- Validation is `Engine::validate` with `rfc3986` on the same (valid) encoded input: none of
+  the peers offers it.
+- Workloads (`benches/common/mod.rs`, deterministic):
+{workloads}
+- Sizes 64 B, 4 KiB, 64 KiB (in the L2 cache) and 16 MiB (from memory: `memcpy` drops to
+  what DRAM gives, and so does everything near it).
+
+## Reproduce
+
+```sh
+bash scripts/bench.sh            # everything: about 45 minutes on two cores
+```
+
+It records the machine (`python3 scripts/bench-report.py machine`), runs
+`cargo bench --bench encode --bench decode --bench parallel -- --warm-up-time 1 --measurement-time 2`,
+collects criterion's medians (`python3 scripts/bench-report.py collect`), runs
+`python3 scripts/large-inputs.py --json benches/results/large-inputs.json` (GNU time, Debian
+package `time`, is needed), and writes this page, the charts and the README's figures
+(`python3 scripts/bench-report.py`). The results it read are in `benches/results/`; CI checks
+that this page is what they give (`python3 scripts/bench-report.py --check`). For a quick look
+at one size: `PCTENC_BENCH_SIZES=65536 cargo bench --bench encode -- --warm-up-time 1
+--measurement-time 2`. Run on an otherwise idle machine.
+
+## All results
+
+### Encoding (`rfc3986`)
+
+{throughput_tables(results, "encode", peers_enc, against=versus)}
+### Decoding (strict, to bytes)
+
+{throughput_tables(results, "decode", peers_dec, against=versus)}
+The decoding APIs on the detected backend: the slice API, then the ones that return a `Cow`
+(which borrow the input when it has no `%`, hence above `memcpy` on `no-escape`), the
+lenient decoder, and strict UTF-8 on top (not for `random`, which is not UTF-8).
+
+{throughput_tables(results, "decode", variants, title="decoding APIs")}
+### Validation (`rfc3986`, valid input)
+
+{throughput_tables(results, "validate", validate, title="validate (`Engine::validate` per backend)")}
+At 64 bytes the vector decoders have too little input for a block and its two-byte
+look-ahead and run the scalar code behind a dispatch; SSE2, which has no byte shuffle, hands
+escape-dense blocks and inputs under 256 bytes to the scalar code, so it follows scalar there.
+
+## Large inputs: threads, files, pipes
+
+### Where parallel pays (`benches/parallel.rs`)
+
+The in-memory parallel paths (`par_encode_vec`, `par_decode_vec`, without their thresholds)
+against the serial ones, on the `log` workload, GB/s of input:
+
+{parallel_section(results)}
+
+### The CLI on a large access log (`scripts/large-inputs.py`)
+
+{large_section(large)}
+"""
+
+
+def readme_summary(results, backends, machine):
+    best = backends[0]
+    rows = "\n".join(f"| {label} | {fmt(o)} GB/s | {fmt(p)} GB/s | {r:.0f}x |"
+                     for label, o, p, r in summary_rows(results, best))
+    extra = []
+    for kind, w in (("encode", "safe"), ("decode", "no-escape")):
+        g = results.get((kind, w, GOAL_SIZE), {})
+        if g.get(f"pctenc-{best}") and g.get("memcpy"):
+            extra.append(f"{g[f'pctenc-{best}'] / g['memcpy']:.2f}x")
+    cpu = cpu_name(machine)
+    return f"""<!-- bench-summary:start (generated by scripts/bench-report.py) -->
+![pctenc against the percent-encoding, urlencoding and form_urlencoded crates](docs/bench-headline.svg)
+
+On one core of an {cpu}, backend `{best}`, {size_label(GOAL_SIZE)} of input, the `rfc3986`
+set, median of criterion's samples ([all figures](docs/BENCHMARKS.md)):
+
+| | pctenc | `percent-encoding` crate | |
+|---|---:|---:|---:|
+{rows}
+| encode / decode text with nothing to escape | {' / '.join(extra)} `memcpy` | | |
+<!-- bench-summary:end -->"""
 
 
 def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "target/criterion")
-    results = load(root)
-    if not results:
-        sys.exit(f"no criterion results under {root}")
-    for (direction, size) in sorted(results):
-        table = results[(direction, size)]
-        functions = [f for f in ORDER if any(k[1] == f for k in table)]
-        functions += sorted({k[1] for k in table} - set(functions))
-        workloads = [w for w in WORKLOADS if any(k[0] == w for k in table)]
-        print(f"\n### {direction}, {size} bytes (GB/s, median)\n")
-        print("| input | " + " | ".join(f"`{f}`" for f in functions) + " |")
-        print("|---" * (len(functions) + 1) + "|")
-        for w in workloads:
-            print(f"| {w} | " + " | ".join(fmt(table.get((w, f))) for f in functions) + " |")
-        best = [f for f in functions if f.startswith("pctenc-") and f.count("-") == 1 and f != "pctenc-scalar"]
-        if best and "percent-encoding" in functions:
-            print("\nRatios (backend / `percent-encoding`; backend / `memcpy`):\n")
-            for w in workloads:
-                pe, mc = table.get((w, "percent-encoding")), table.get((w, "memcpy"))
-                cells = []
-                for f in best:
-                    v = table.get((w, f))
-                    if v and pe and mc:
-                        cells.append(f"{f[7:]} {v / pe:.1f}x / {v / mc:.2f}x")
-                print(f"- {w}: " + ", ".join(cells))
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", nargs="?", choices=["report", "machine", "collect"], default="report")
+    ap.add_argument("--criterion-dir", default=str(ROOT / "target" / "criterion"),
+                    help="where `collect` reads criterion's results")
+    ap.add_argument("--results", default=str(RESULTS), help="the results directory")
+    ap.add_argument("--docs", default=str(ROOT / "docs"))
+    ap.add_argument("--readme", default=str(ROOT / "README.md"))
+    ap.add_argument("--check", action="store_true", help="fail if the files differ; write nothing")
+    args = ap.parse_args()
+    results_dir = pathlib.Path(args.results)
+    if args.command == "machine":
+        return record_machine(results_dir)
+    if args.command == "collect":
+        return collect(pathlib.Path(args.criterion_dir), results_dir / "criterion.json")
+
+    results = load(results_dir / "criterion.json")
+    backends = backends_in(results)
+    large_path, machine_path = results_dir / "large-inputs.json", results_dir / "machine.json"
+    large = json.loads(large_path.read_text()) if large_path.exists() else None
+    machine = json.loads(machine_path.read_text()) if machine_path.exists() else {}
+    if not machine:
+        print(f"warning: no {machine_path}: the machine section will be empty", file=sys.stderr)
+
+    docs = pathlib.Path(args.docs)
+    outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends)}
+    for name, svg in charts(results, backends, GOAL_SIZE):
+        outputs[docs / name] = svg
+    readme = pathlib.Path(args.readme)
+    text = readme.read_text()
+    pattern = re.compile(r"<!-- bench-summary:start.*?<!-- bench-summary:end -->", re.S)
+    if not pattern.search(text):
+        sys.exit(f"{readme}: no <!-- bench-summary:start --> ... <!-- bench-summary:end --> markers")
+    outputs[readme] = pattern.sub(lambda _: readme_summary(results, backends, machine), text)
+
+    stale = []
+    for path, content in outputs.items():
+        if args.check:
+            if not path.exists() or path.read_text() != content:
+                stale.append(str(path))
+        else:
+            path.write_text(content)
+            print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+    if stale:
+        sys.exit("out of date (run python3 scripts/bench-report.py): " + ", ".join(stale))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 """Large-input figures for docs/BENCHMARKS.md: threads, file throughput and streaming memory.
 
 Usage: python3 scripts/large-inputs.py [--mib 512] [--stream-gib 2] [--runs 5] [--dir target/large]
+                                      [--json FILE]
 
 Builds the release CLI and the `large_input` example, writes the benchmarks' access-log
 workload to DIR/access.log (MIB MiB) and its rfc3986 encoding to DIR/access.enc, afresh and in
@@ -21,11 +22,13 @@ cost the kernel about as much to map as the encoder takes to encode them), then 
    drained by this script: peak resident memory of the pctenc process (from wait4), and
    throughput.
 
-Prints a Markdown report on stdout. Figures depend on the machine and its load: run it on an
+Prints a Markdown report on stdout; with --json, also writes the figures to FILE, which
+`scripts/bench-report.py` turns into the large-input section of docs/BENCHMARKS.md. Figures depend on the machine and its load: run it on an
 otherwise idle machine.
 """
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -116,6 +119,7 @@ def main():
     ap.add_argument("--stream-gib", type=float, default=2)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--dir", default=os.path.join(ROOT, "target", "large"))
+    ap.add_argument("--json", default=None, help="also write the figures to this file")
     ap.add_argument("--max-rss-mib", type=float, default=None,
                     help="fail when the pipe-to-pipe peak RSS exceeds this (for CI's smoke run)")
     args = ap.parse_args()
@@ -147,6 +151,11 @@ def main():
           f"stdout to /dev/null. GB/s of input, median (best).\n")
     print("| command | -j 1 GB/s | -j 2 GB/s | -j 2 / -j 1: medians | bests |")
     print("|---|---:|---:|---:|---:|")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    report = {"meta": {"mib": size >> 20, "enc_mib": enc_size >> 20, "backend": backend,
+                       "runs": args.runs, "stream_gib": args.stream_gib, "commit": commit},
+              "cli": [], "file": [], "pipe": []}
     cli = {}
     for name, cmd, path, n in [
         ("encode (lines)", ["encode"], log, size),
@@ -155,6 +164,7 @@ def main():
     ]:
         j1, j2 = interleaved([[PCTENC] + cmd + ["-j", str(j), path] for j in (1, 2)], n, args.runs)
         cli[name] = (j1, j2)
+        report["cli"].append({"command": " ".join(cmd), "j1": j1, "j2": j2})
         print(f"| `pctenc {' '.join(cmd)}` | {j1[0]:.2f} ({j1[1]:.2f}) | {j2[0]:.2f} ({j2[1]:.2f}) "
               f"| {j2[0] / j1[0]:.2f}x | {j2[1] / j1[1]:.2f}x |")
 
@@ -179,9 +189,12 @@ def main():
             if j1 is None:
                 n = os.path.getsize(file)
                 j1 = interleaved([[PCTENC] + cmd + ["-j", "1", file]], n, args.runs)[0][1]
+            report["file"].append({"command": name, "cached_in": state, "vec": lib,
+                                   "feed_to": one_pass, "map": mapping, "cli": j1})
             print(f"| `pctenc {name}` | {state} | {lib:.2f} GB/s | {one_pass:.2f} GB/s "
                   f"| {mapping:.2f} GB/s | {j1:.2f} GB/s | {100 * j1 / lib:.0f}% |")
     lib2 = in_memory(log, "encode", 2)
+    report["par_encode_vec_2t"] = lib2
     print(f"\nLibrary `par_encode_vec` on 2 threads, same file in memory, best of 5: {lib2:.2f} GB/s.")
 
     chunk = os.path.join(args.dir, "block.log")
@@ -196,8 +209,13 @@ def main():
     for name, cmd, src in [("encode", ["encode"], chunk), ("decode", ["decode"], enc_chunk)]:
         rss, gbps, sent = stream(cmd, src, total)
         print(f"| `pctenc {name}` | {rss:.1f} MiB | {gbps:.2f} |")
+        report["pipe"].append({"command": name, "rss_mib": rss, "gbps": gbps})
         if args.max_rss_mib is not None and rss > args.max_rss_mib:
             sys.exit(f"pctenc {name} from a pipe peaked at {rss:.1f} MiB, over {args.max_rss_mib} MiB")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+            f.write("\n")
 
 
 if __name__ == "__main__":

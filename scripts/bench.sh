@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# One full benchmark run, then the report: docs/BENCHMARKS.md, docs/bench-*.svg and the
+# figures in README.md, from the results kept in benches/results/.
+#
+#   bash scripts/bench.sh              # about 45 minutes on two cores; run on an idle machine
+#
+# Criterion options can follow, e.g. `bash scripts/bench.sh --measurement-time 5`; the default
+# is `--warm-up-time 1 --measurement-time 2` (groups of 1 MiB and more set their own).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+opts=("$@")
+[ ${#opts[@]} -gt 0 ] || opts=(--warm-up-time 1 --measurement-time 2)
+
+python3 scripts/bench-report.py machine
+rm -rf target/criterion   # only this run's results
+cargo bench --bench encode --bench decode --bench parallel -- "${opts[@]}"
+python3 scripts/bench-report.py collect
+python3 scripts/large-inputs.py --json benches/results/large-inputs.json
+python3 scripts/bench-report.py
