@@ -16,5 +16,5 @@ python3 scripts/bench-report.py machine
 rm -rf target/criterion   # only this run's results
 cargo bench --bench encode --bench decode --bench parallel -- "${opts[@]}"
 python3 scripts/bench-report.py collect
-python3 scripts/large-inputs.py --json benches/results/large-inputs.json
+python3 scripts/large-inputs.py --runs 15 --json benches/results/large-inputs.json
 python3 scripts/bench-report.py
