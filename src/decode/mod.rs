@@ -596,7 +596,14 @@ impl Decoder {
         last: bool,
     ) -> Result<Step, DecodeError> {
         let start = out.len();
-        out.resize(start + input.len(), 0);
+        if out.capacity() == 0 {
+            // A new vector: zeroed memory from the allocator. A large one comes as fresh
+            // pages that the kernel zeroes when first written, so the room decoding does not
+            // use (two thirds of it for escape-dense input) costs neither a fill nor a fault.
+            *out = alloc::vec![0; input.len()];
+        } else {
+            out.resize(start + input.len(), 0);
+        }
         let step = self.bytes(input, &mut out[start..], last)?;
         out.truncate(start + step.written);
         Ok(step)
