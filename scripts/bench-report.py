@@ -592,7 +592,7 @@ is what a program gets on this CPU, the others what it gets on CPUs without AVX-
 ## Reproduce
 
 ```sh
-bash scripts/bench.sh            # everything: about 45 minutes on two cores
+bash scripts/bench.sh            # everything: about 35 minutes on two cores
 ```
 
 It records the machine (`python3 scripts/bench-report.py machine`), runs

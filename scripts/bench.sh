@@ -2,7 +2,7 @@
 # One full benchmark run, then the report: docs/BENCHMARKS.md, docs/bench-*.svg and the
 # figures in README.md, from the results kept in benches/results/.
 #
-#   bash scripts/bench.sh              # about 45 minutes on two cores; run on an idle machine
+#   bash scripts/bench.sh              # about 35 minutes on two cores; run on an idle machine
 #
 # Criterion options can follow, e.g. `bash scripts/bench.sh --measurement-time 5`; the default
 # is `--warm-up-time 1 --measurement-time 2` (groups of 1 MiB and more set their own).

@@ -142,6 +142,9 @@ def main():
     for path in (log, enc):
         small[path] = path + ".4k"
         subprocess.run(["dd", f"if={path}", f"of={small[path]}", "bs=4k", "status=none"], check=True)
+    # Flush the new files to disk first: the kernel's writeback threads would otherwise
+    # take a core from the runs below, the two-thread ones most.
+    os.sync()
     size, enc_size = os.path.getsize(log), os.path.getsize(enc)
     info = subprocess.run([PCTENC, "info"], capture_output=True, text=True).stdout
     backend = next((l.split(":", 1)[1].strip() for l in info.splitlines() if l.startswith("backend chosen")), "?")
