@@ -16,9 +16,9 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) if failure.is_broken_pipe() => ExitCode::SUCCESS,
         // Every problem has been reported already.
-        Err(cli::Failure::Invalid) => ExitCode::from(1),
+        Err(failure) if failure.is_reported() => ExitCode::from(failure.status() as u8),
         Err(failure) => {
-            eprintln!("pctenc: {failure}");
+            cli::report(&failure);
             ExitCode::from(failure.status() as u8)
         }
     }
@@ -40,7 +40,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
             let rendered = e.render().to_string();
             let first = rendered.lines().next().unwrap_or("invalid command line");
             let message = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("pctenc: {message} (see 'pctenc --help')");
+            cli::report(format_args!("{message} (see 'pctenc --help')"));
             ExitCode::from(2)
         }
     }

@@ -5,18 +5,29 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use pctenc::{Backend, Decoder, Reject, Set};
 
+/// The exit statuses, the same for every command (as grep's and diff's).
+macro_rules! exit_status {
+    () => {
+        "Exit status: 0 success; 1 invalid input data (a decode error, a bad line for `check`);\n\
+         2 usage or I/O error (a bad command line, a missing file, an unwritable output)."
+    };
+}
+const EXIT_STATUS: &str = exit_status!();
+const CHECK_EXIT_STATUS: &str = "Exit status: 0 every line is valid; 1 a bad line was found; 2 usage error, or an input\n\
+    could not be read (the other inputs are still checked).";
+
 /// Percent-encode and decode (URL-encode), exactly as the standards and the popular
 /// implementations do, fast.
 #[derive(Debug, Parser)]
 #[command(name = "pctenc", version, about, long_about = None)]
-#[command(after_help = "Examples:\n  \
+#[command(after_help = concat!("Examples:\n  \
     echo 'Jürgen & Björk' | pctenc encode --set component\n  \
     echo '/docs/100%/caf%C3%A9 menu' | pctenc encode --set path --keep-escapes\n  \
     pctenc decode --utf8 strict access.log -o decoded.log\n  \
     pctenc encode --binary -j 8 dump.bin -o dump.txt\n  \
     pctenc normalize urls.txt -o normalized.txt\n  \
     pctenc decode --keep-encoded uri-reserved --reject controls,slashes paths.txt\n  \
-    pctenc sets")]
+    pctenc sets\n\n", exit_status!()))]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -36,11 +47,14 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Percent-encode each line (or, with --binary, every byte) of the input.
+    #[command(after_help = EXIT_STATUS)]
     Encode(EncodeArgs),
     /// Percent-decode the input; malformed escapes are errors unless --lenient.
+    #[command(after_help = EXIT_STATUS)]
     Decode(DecodeArgs),
     /// Check that every line is already correctly encoded for a set: exit 0 if so, else 1,
     /// with each bad line's first problem on stderr.
+    #[command(after_help = CHECK_EXIT_STATUS)]
     Check(CheckArgs),
     /// Normalize escapes (RFC 3986 section 6.2.2): uppercase hex, decode unreserved characters.
     ///
@@ -49,10 +63,13 @@ pub enum Command {
     /// `%` that starts no escape, not raw bytes (so lines stay lines). The escape of a hex digit
     /// right after a `%` that starts no escape (`%%34`) stays escaped too, so that the output
     /// decodes to what the input decodes to.
+    #[command(after_help = EXIT_STATUS)]
     Normalize(NormalizeArgs),
     /// List every set with the characters it keeps.
+    #[command(after_help = EXIT_STATUS)]
     Sets,
     /// Show the CPU features found, the backends available and the one chosen.
+    #[command(after_help = EXIT_STATUS)]
     Info,
 }
 

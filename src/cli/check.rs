@@ -4,34 +4,59 @@ use std::path::PathBuf;
 
 use pctenc::{Encoder, ValidationError};
 
-use super::Failure;
 use super::input::{CHUNK, Input};
+use super::{Failure, report};
 
 /// Validates every line of every input and reports each invalid line (its first problem) on
-/// stderr. Returns whether all lines were valid.
-pub fn run(encoder: &Encoder, files: &[PathBuf]) -> Result<bool, Failure> {
-    let mut all_valid = true;
+/// stderr, one write per line. An input that cannot be read is reported and the others are
+/// still checked. Fails with [`Failure::Unreadable`] if an input could not be read, else with
+/// [`Failure::Invalid`] if a line was invalid.
+pub fn run(encoder: &Encoder, files: &[PathBuf]) -> Result<(), Failure> {
+    let mut unreadable = false;
     let mut buf = vec![0u8; CHUNK];
-    for path in Input::all(files) {
-        let mut input = Input::open(&path)?;
-        let mut lines = Lines::new(encoder, input.name.clone());
+    let mut lines = Lines::new(encoder);
+    'inputs: for path in Input::all(files) {
+        let mut input = match Input::open(&path) {
+            Ok(input) => input,
+            Err(failure) => {
+                report(&failure);
+                unreadable = true;
+                continue;
+            }
+        };
+        lines.start(input.name.clone());
         loop {
-            let n = input.read(&mut buf)?;
+            let n = match input.read(&mut buf) {
+                Ok(n) => n,
+                Err(failure) => {
+                    report(&failure);
+                    unreadable = true;
+                    continue 'inputs;
+                }
+            };
             if n == 0 {
                 break;
             }
             lines.feed(&buf[..n], false);
         }
         lines.feed(&[], true);
-        all_valid &= lines.valid;
     }
-    Ok(all_valid)
+    if unreadable {
+        Err(Failure::Unreadable)
+    } else if lines.bad > 0 {
+        Err(Failure::Invalid)
+    } else {
+        Ok(())
+    }
 }
 
 /// The state of one input: the current line may span chunks, so it is validated piece by
 /// piece, each piece ending on a token boundary; at most three bytes wait for the next chunk.
 struct Lines<'a> {
     encoder: &'a Encoder,
+    /// Bad lines found so far, in every input.
+    bad: u64,
+    /// The name of the input, for messages.
     name: String,
     /// Bytes of the current line not validated yet.
     pending: Vec<u8>,
@@ -42,21 +67,27 @@ struct Lines<'a> {
     line: u64,
     /// The current line already has an error (reported).
     failed: bool,
-    valid: bool,
 }
 
 impl<'a> Lines<'a> {
-    fn new(encoder: &'a Encoder, name: String) -> Lines<'a> {
+    fn new(encoder: &'a Encoder) -> Lines<'a> {
         Lines {
             encoder,
-            name,
+            bad: 0,
+            name: String::new(),
             pending: Vec::new(),
             offset: 0,
             line_start: 0,
             line: 1,
             failed: false,
-            valid: true,
         }
+    }
+
+    /// Starts the next input, named `name`.
+    fn start(&mut self, name: String) {
+        self.name = name;
+        self.pending.clear();
+        (self.offset, self.line_start, self.line, self.failed) = (0, 0, 1, false);
     }
 
     fn feed(&mut self, chunk: &[u8], last: bool) {
@@ -95,11 +126,11 @@ impl<'a> Lines<'a> {
     fn report(&mut self, at: usize, e: ValidationError) {
         let offset = at + e.offset();
         let column = offset - self.line_start + 1;
+        self.failed = true;
+        self.bad += 1;
         let why = e.to_string();
         let why = why.split_once(": ").map_or(why.as_str(), |(_, w)| w);
-        eprintln!("pctenc: {}:{}:{}: offset {offset}: {why}", self.name, self.line, column);
-        self.failed = true;
-        self.valid = false;
+        report(format_args!("{}:{}:{}: offset {offset}: {why}", self.name, self.line, column));
     }
 }
 

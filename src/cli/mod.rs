@@ -12,7 +12,7 @@ mod progress;
 mod sets;
 
 use std::fmt;
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 
 use args::{Cli, Command};
@@ -30,6 +30,8 @@ pub enum Failure {
     Usage(String),
     /// `check` found invalid lines (already reported, one per line).
     Invalid,
+    /// `check` could not read some of its inputs (already reported, one per input).
+    Unreadable,
 }
 
 impl Failure {
@@ -37,12 +39,18 @@ impl Failure {
         Failure::Io { what: path.display().to_string(), error }
     }
 
-    /// The process exit status for this failure.
+    /// The process exit status for this failure, as grep's and diff's: 1 for input data
+    /// that is not valid, 2 for a usage or I/O error.
     pub fn status(&self) -> i32 {
         match self {
-            Failure::Usage(_) => 2,
-            _ => 1,
+            Failure::Decode { .. } | Failure::Invalid => 1,
+            Failure::Usage(_) | Failure::Io { .. } | Failure::Unreadable => 2,
         }
+    }
+
+    /// Whether the failure has been reported already (by `check`, as it went).
+    pub fn is_reported(&self) -> bool {
+        matches!(self, Failure::Invalid | Failure::Unreadable)
     }
 
     /// A closed standard output (`pctenc ... | head`): not worth a message.
@@ -58,8 +66,17 @@ impl fmt::Display for Failure {
             Failure::Decode { input, line, column, error } => write!(f, "{input}:{line}:{column}: {error}"),
             Failure::Usage(message) => f.write_str(message),
             Failure::Invalid => f.write_str("invalid input"),
+            Failure::Unreadable => f.write_str("some inputs could not be read"),
         }
     }
+}
+
+/// Writes `pctenc: {message}` and a line break to stderr, in one write, so that messages of
+/// several processes sharing stderr never interleave. An error writing it (`2>/dev/full`, a
+/// closed pipe) is ignored: the exit status still tells what happened.
+pub fn report(message: impl fmt::Display) {
+    let line = format!("pctenc: {message}\n");
+    let _ = io::stderr().lock().write_all(line.as_bytes());
 }
 
 /// Runs one command.
@@ -118,7 +135,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
         }
         Command::Check(args) => {
             let set = args.set.effective_set().map_err(Failure::Usage)?;
-            if check::run(&engine.encoder(set), &args.files)? { Ok(()) } else { Err(Failure::Invalid) }
+            check::run(&engine.encoder(set), &args.files)
         }
         Command::Sets => {
             let mut out = Output::open(None)?;

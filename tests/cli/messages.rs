@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::process::Stdio;
 
-use crate::run::pctenc_with;
+use crate::run::{command, fails_all, ok, pctenc_with};
 
 /// A temporary directory holding a file `name` with `contents`; returns both.
 fn file_with(name: &str, contents: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -58,4 +58,126 @@ fn stdin_file_offset_is_left_at_the_end() {
             assert!(rest.is_empty(), "{args:?}");
         }
     }
+}
+
+/// Standard error on a full device or a closed pipe: no panic (status 101), and the status
+/// is the one the data and the command line call for.
+#[test]
+fn unwritable_stderr_never_panics() {
+    let (_dir, bad) = file_with("bad.txt", b"a b\nc d\n%zz\n");
+    let bad = bad.to_str().unwrap();
+    let cases: [(&[&str], i32); 5] = [
+        (&["check", bad], 1),
+        (&["decode", bad], 1),
+        (&["encode", "/nonexistent/input"], 2),
+        (&["decode", "--utf8", "strct"], 2),
+        (&["check", bad, "/nonexistent/input"], 2),
+    ];
+    for (args, want) in cases {
+        let full = File::options().write(true).open("/dev/full").unwrap();
+        let out = pctenc_with(args, Stdio::null(), Stdio::null(), Stdio::from(full));
+        assert_eq!(out.status.code(), Some(want), "{args:?} with stderr on /dev/full");
+
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = pctenc_with(args, Stdio::null(), Stdio::null(), Stdio::from(writer));
+        assert_eq!(out.status.code(), Some(want), "{args:?} with stderr a closed pipe");
+    }
+}
+
+/// 0 success, 1 invalid data, 2 usage or I/O error: the same for every command.
+#[test]
+fn exit_statuses_follow_grep() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    let missing = missing.to_str().unwrap();
+    for cmd in ["encode", "decode", "normalize", "check"] {
+        let (code, msg) = fails_all(&[cmd, missing], b"");
+        assert_eq!(code, 2, "{cmd}: {msg}");
+        assert_eq!(msg, format!("pctenc: {missing}: No such file or directory (os error 2)\n"));
+        let (code, _) = fails_all(&[cmd, "--no-such-option"], b"");
+        assert_eq!(code, 2, "{cmd}");
+    }
+    let unwritable = dir.path().join("no/such/dir/out");
+    for cmd in ["encode", "decode", "normalize"] {
+        let (code, _) = fails_all(&[cmd, "-o", unwritable.to_str().unwrap()], b"x");
+        assert_eq!(code, 2, "{cmd}");
+    }
+    assert_eq!(fails_all(&["decode"], b"%zz").0, 1);
+    assert_eq!(fails_all(&["decode", "--utf8", "strict"], b"%FF").0, 1);
+    assert_eq!(fails_all(&["check"], b"a b").0, 1);
+}
+
+/// Every `--help` states the exit statuses.
+#[test]
+fn help_states_the_exit_statuses() {
+    for cmd in [&[][..], &["encode"], &["decode"], &["check"], &["normalize"], &["sets"], &["info"]] {
+        let args: Vec<&str> = cmd.iter().copied().chain(["--help"]).collect();
+        let help = String::from_utf8(ok(&args, b"")).unwrap();
+        assert!(help.contains("Exit status: 0 "), "{args:?}: {help}");
+        assert!(help.contains("2 usage"), "{args:?}: {help}");
+    }
+}
+
+/// `check` goes through every input even when one cannot be read, reports each, and exits 2.
+#[test]
+fn check_reports_every_unreadable_input_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let (good, bad, missing) = (dir.path().join("good"), dir.path().join("bad"), dir.path().join("missing"));
+    std::fs::write(&good, b"fine\n").unwrap();
+    std::fs::write(&bad, b"x y\n").unwrap();
+    let [good, bad, missing, dir_name] =
+        [&good, &bad, &missing, &dir.path().to_path_buf()].map(|p| p.to_str().unwrap().to_string());
+    let (code, msg) = fails_all(&["check", &missing, &bad, &dir_name, &good], b"");
+    assert_eq!(code, 2, "{msg}");
+    let lines: Vec<&str> = msg.lines().collect();
+    assert_eq!(lines.len(), 3, "{msg}");
+    assert_eq!(lines[0], format!("pctenc: {missing}: No such file or directory (os error 2)"));
+    assert_eq!(lines[1], format!("pctenc: {bad}:1:2: offset 1: byte 0x20 (' ') must be percent-encoded"));
+    assert!(lines[2].starts_with(&format!("pctenc: {dir_name}: ")), "{msg}");
+    let (code, msg) = fails_all(&["check", &good, &missing, &good], b"");
+    assert_eq!((code, msg.lines().count()), (2, 1), "{msg}");
+    assert_eq!(ok(&["check", &good, &good], b""), b"");
+}
+
+/// Each diagnostic line is one write: on a pipe in packet mode (`O_DIRECT`), every read
+/// returns what one write wrote, so each read must be exactly one whole line.
+#[cfg(target_os = "linux")]
+#[test]
+fn check_writes_each_line_at_once() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_DIRECT | libc::O_CLOEXEC) }, 0);
+    // SAFETY: pipe2 succeeded, so both descriptors are open and owned by nobody else.
+    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    let input = b"a b\n".repeat(2000);
+    let (_dir, path) = file_with("bad", &input);
+    let mut child = command()
+        .args(["check", path.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(writer))
+        .spawn()
+        .unwrap();
+    let mut reader = File::from(reader);
+    let mut buf = vec![0u8; 65536];
+    let mut lines = 0;
+    loop {
+        let n = reader.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        let packet = String::from_utf8_lossy(&buf[..n]);
+        if packet.contains("warning:") && std::env::var_os("PCTENC_CLI_RUNNER").is_some() {
+            continue;
+        }
+        lines += 1;
+        let want = format!("pctenc: {}:{lines}:2: offset {}: byte 0x20", path.display(), 4 * (lines - 1) + 1);
+        assert!(packet.starts_with(&want), "write {lines} is not one whole line: {packet:?}");
+        assert!(packet.ends_with("must be percent-encoded\n"), "write {lines}: {packet:?}");
+        assert_eq!(packet.matches('\n').count(), 1, "{packet:?}");
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+    assert_eq!(lines, 2000);
 }

@@ -64,6 +64,13 @@ pub fn fails(args: &[&str], stdin: &[u8]) -> (i32, String) {
     (out.status.code().unwrap(), stderr.trim_end().to_string())
 }
 
+/// Runs a failing command; returns (status, the whole of stderr, any number of lines).
+pub fn fails_all(args: &[&str], stdin: &[u8]) -> (i32, String) {
+    let out = pctenc(args, stdin);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    (out.status.code().expect("exit status, not a signal"), String::from_utf8(out.stderr).unwrap())
+}
+
 /// Runs the binary with the given standard input, output and error (files, pipes, devices).
 pub fn pctenc_with(args: &[&str], stdin: Stdio, stdout: Stdio, stderr: Stdio) -> Output {
     let mut out =
