@@ -122,6 +122,13 @@ pub struct NormalizeArgs {
 pub struct CheckArgs {
     #[command(flatten)]
     pub set: SetArgs,
+    /// Stop after reporting N bad lines (the exit status is still 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_errors: Option<u64>,
+    /// Report no bad line, only the exit status; stop at the first bad line. (Inputs that
+    /// cannot be read are still reported.)
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Input files; `-` or none reads standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,

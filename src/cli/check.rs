@@ -7,14 +7,22 @@ use pctenc::{Encoder, ValidationError};
 use super::input::{CHUNK, Input};
 use super::{Failure, report};
 
+/// What `check` reports, and when it stops.
+pub struct Options {
+    /// Stop after this many bad lines (`--max-errors`; 1 with `--quiet`).
+    pub limit: Option<u64>,
+    /// Report no bad line, only the exit status (`--quiet`).
+    pub quiet: bool,
+}
+
 /// Validates every line of every input and reports each invalid line (its first problem) on
 /// stderr, one write per line. An input that cannot be read is reported and the others are
 /// still checked. Fails with [`Failure::Unreadable`] if an input could not be read, else with
 /// [`Failure::Invalid`] if a line was invalid.
-pub fn run(encoder: &Encoder, files: &[PathBuf]) -> Result<(), Failure> {
+pub fn run(encoder: &Encoder, files: &[PathBuf], options: Options) -> Result<(), Failure> {
     let mut unreadable = false;
     let mut buf = vec![0u8; CHUNK];
-    let mut lines = Lines::new(encoder);
+    let mut lines = Lines::new(encoder, options);
     'inputs: for path in Input::all(files) {
         let mut input = match Input::open(&path) {
             Ok(input) => input,
@@ -38,8 +46,14 @@ pub fn run(encoder: &Encoder, files: &[PathBuf]) -> Result<(), Failure> {
                 break;
             }
             lines.feed(&buf[..n], false);
+            if lines.done() {
+                break 'inputs;
+            }
         }
         lines.feed(&[], true);
+        if lines.done() {
+            break;
+        }
     }
     if unreadable {
         Err(Failure::Unreadable)
@@ -54,6 +68,7 @@ pub fn run(encoder: &Encoder, files: &[PathBuf]) -> Result<(), Failure> {
 /// piece, each piece ending on a token boundary; at most three bytes wait for the next chunk.
 struct Lines<'a> {
     encoder: &'a Encoder,
+    options: Options,
     /// Bad lines found so far, in every input.
     bad: u64,
     /// The name of the input, for messages.
@@ -70,9 +85,10 @@ struct Lines<'a> {
 }
 
 impl<'a> Lines<'a> {
-    fn new(encoder: &'a Encoder) -> Lines<'a> {
+    fn new(encoder: &'a Encoder, options: Options) -> Lines<'a> {
         Lines {
             encoder,
+            options,
             bad: 0,
             name: String::new(),
             pending: Vec::new(),
@@ -88,6 +104,11 @@ impl<'a> Lines<'a> {
         self.name = name;
         self.pending.clear();
         (self.offset, self.line_start, self.line, self.failed) = (0, 0, 1, false);
+    }
+
+    /// Whether as many bad lines as asked for have been found: nothing more to do.
+    fn done(&self) -> bool {
+        self.options.limit.is_some_and(|limit| self.bad >= limit)
     }
 
     fn feed(&mut self, chunk: &[u8], last: bool) {
@@ -115,7 +136,7 @@ impl<'a> Lines<'a> {
 
     /// Validates part of the current line, which starts at input offset `at`.
     fn piece(&mut self, bytes: &[u8], at: usize) {
-        if self.failed || bytes.is_empty() {
+        if self.failed || bytes.is_empty() || self.done() {
             return;
         }
         if let Err(e) = self.encoder.validate(bytes) {
@@ -128,6 +149,9 @@ impl<'a> Lines<'a> {
         let column = offset - self.line_start + 1;
         self.failed = true;
         self.bad += 1;
+        if self.options.quiet {
+            return;
+        }
         let why = e.to_string();
         let why = why.split_once(": ").map_or(why.as_str(), |(_, w)| w);
         report(format_args!("{}:{}:{}: offset {offset}: {why}", self.name, self.line, column));

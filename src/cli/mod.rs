@@ -135,7 +135,8 @@ fn command(cli: Cli) -> Result<(), Failure> {
         }
         Command::Check(args) => {
             let set = args.set.effective_set().map_err(Failure::Usage)?;
-            check::run(&engine.encoder(set), &args.files)
+            let limit = if args.quiet { Some(1) } else { args.max_errors };
+            check::run(&engine.encoder(set), &args.files, check::Options { limit, quiet: args.quiet })
         }
         Command::Sets => {
             let mut out = Output::open(None)?;

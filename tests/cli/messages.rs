@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::process::Stdio;
 
-use crate::run::{command, fails_all, ok, pctenc_with};
+use crate::run::{command, fails_all, ok, pctenc, pctenc_with};
 
 /// A temporary directory holding a file `name` with `contents`; returns both.
 fn file_with(name: &str, contents: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -180,4 +180,40 @@ fn check_writes_each_line_at_once() {
     }
     assert_eq!(child.wait().unwrap().code(), Some(1));
     assert_eq!(lines, 2000);
+}
+
+/// `check --max-errors N` stops after N bad lines; `-q` reports none; both exit 1.
+#[test]
+fn check_max_errors_and_quiet() {
+    let input = b"a b\nok\nc d\ne f\ng h\n";
+    let (code, msg) = fails_all(&["check", "--max-errors", "2"], input);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = msg.lines().collect();
+    assert_eq!(lines.len(), 2, "{msg}");
+    assert!(lines[0].starts_with("pctenc: <stdin>:1:2: ") && lines[1].starts_with("pctenc: <stdin>:3:2: "));
+    assert_eq!(fails_all(&["check", "--max-errors", "9"], input).1.lines().count(), 4);
+
+    // The limit counts across inputs, and nothing is read after it is reached.
+    let (_dir, bad) = file_with("bad", input);
+    let bad = bad.to_str().unwrap();
+    let (code, msg) = fails_all(&["check", "--max-errors", "5", bad, bad, "/nonexistent"], b"");
+    assert_eq!((code, msg.lines().count()), (1, 5), "{msg}");
+    assert!(msg.lines().last().unwrap().starts_with(&format!("pctenc: {bad}:1:2: ")), "{msg}");
+
+    for quiet in ["-q", "--quiet"] {
+        let out = pctenc(&["check", quiet], input);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(out.stderr.is_empty(), "{:?}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(ok(&["check", quiet], b"a%20b\n"), b"");
+    }
+    // -q stops at the first bad line; an input it never reached is not reported.
+    let out = pctenc(&["check", "-q", bad, "/nonexistent"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stderr.is_empty());
+    // One it could not read before is, and the status says so.
+    let (code, msg) = fails_all(&["check", "-q", "/nonexistent", bad], b"");
+    assert_eq!((code, msg.lines().count()), (2, 1), "{msg}");
+
+    assert_eq!(fails_all(&["check", "--max-errors", "0"], b"").0, 2);
+    assert_eq!(fails_all(&["check", "--max-errors", "x"], b"").0, 2);
 }
