@@ -74,7 +74,7 @@ impl Input {
         }
         let file = File::open(path).map_err(|e| Failure::io(path, e))?;
         let source = source(file, 0).map_err(|e| Failure::io(path, e))?;
-        Ok(Input { name: path.display().to_string(), source, advance: false, mapped: Cell::new(false) })
+        Ok(Input { name: super::escape_name(path), source, advance: false, mapped: Cell::new(false) })
     }
 
     /// The input's segments when it is a regular file, each mapped when it is reached.

@@ -36,7 +36,7 @@ pub enum Failure {
 
 impl Failure {
     pub fn io(path: &Path, error: io::Error) -> Failure {
-        Failure::Io { what: path.display().to_string(), error }
+        Failure::Io { what: escape_name(path), error }
     }
 
     /// The process exit status for this failure, as grep's and diff's: 1 for input data
@@ -77,6 +77,42 @@ impl fmt::Display for Failure {
 pub fn report(message: impl fmt::Display) {
     let line = format!("pctenc: {message}\n");
     let _ = io::stderr().lock().write_all(line.as_bytes());
+}
+
+/// A file name as messages show it: control characters and bytes that are not UTF-8 never
+/// reach the terminal raw. A backslash is written `\\`; line feed, carriage return and tab
+/// `\n`, `\r`, `\t`; other ASCII control characters and each byte that is not part of valid
+/// UTF-8 `\xHH`; C1 controls, the line and paragraph separators and the bidirectional
+/// formatting characters `\u{HHHH}` (as Rust's `escape_debug` writes them). Everything else
+/// is written as it is.
+pub fn escape_name(path: &Path) -> String {
+    #[cfg(unix)]
+    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str());
+    #[cfg(not(unix))]
+    let lossy = path.to_string_lossy();
+    #[cfg(not(unix))]
+    let bytes = lossy.as_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+                '\u{61C}' | '\u{200E}' | '\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                    out.push_str(&format!("\\u{{{:x}}}", c as u32))
+                }
+                c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// Runs one command.

@@ -217,3 +217,39 @@ fn check_max_errors_and_quiet() {
     assert_eq!(fails_all(&["check", "--max-errors", "0"], b"").0, 2);
     assert_eq!(fails_all(&["check", "--max-errors", "x"], b"").0, 2);
 }
+
+/// File names are escaped in every message: no control character, escape sequence or
+/// invalid UTF-8 from a name reaches the terminal.
+#[cfg(unix)]
+#[test]
+fn file_names_in_messages_are_escaped() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let raw: &[u8] = b"x\n\x1b[2J\t\\\x7f\xff\xe2\x80\xae\xc2\x9b.txt";
+    let escaped = r"x\n\x1b[2J\t\\\x7f\xff\u{202e}\u{9b}.txt";
+    std::fs::write(dir.path().join(OsStr::from_bytes(raw)), b"a b\n%zz\n").unwrap();
+    let missing = [b"gone-".as_slice(), raw].concat();
+    let name = OsStr::from_bytes(raw);
+    let run = |args: &[&OsStr]| {
+        let out = command().args(args).current_dir(dir.path()).stdin(Stdio::null()).output().unwrap();
+        (out.status.code().unwrap(), crate::run::without_emulator_warnings(out.stderr))
+    };
+    let os = |s: &'static str| OsStr::new(s);
+    let cases: [(&[&OsStr], i32, String); 4] = [
+        (&[os("check"), name], 1, format!("pctenc: {escaped}:1:2: offset 1: ")),
+        (&[os("decode"), name], 1, format!("pctenc: {escaped}:2:1: offset 4: ")),
+        (&[os("encode"), OsStr::from_bytes(&missing)], 2, format!("pctenc: gone-{escaped}: No such file")),
+        (&[os("normalize"), OsStr::from_bytes(&missing)], 2, format!("pctenc: gone-{escaped}: No such file")),
+    ];
+    for (args, status, want) in cases {
+        let (code, stderr) = run(args);
+        assert_eq!(code, status, "{args:?}");
+        let text = String::from_utf8(stderr).expect("stderr is UTF-8");
+        assert!(text.starts_with(&want), "{args:?}: {text:?}, want {want:?}");
+        for line in text.lines() {
+            assert!(line.starts_with(&format!("pctenc: {escaped}")) || line.starts_with("pctenc: gone-"));
+            assert!(!line.contains(|c: char| c.is_control() || c == '\u{202e}'), "{args:?}: {text:?}");
+        }
+    }
+}
