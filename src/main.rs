@@ -24,8 +24,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// Help and version go to stdout as clap prints them; every real usage error is one line on
-/// stderr and exit status 2.
+/// Help and version go to stdout as clap prints them; a real usage error is clap's whole
+/// message (the possible values, a "similar value exists" tip, the usage line) on stderr, in
+/// one write, and exit status 2.
 fn usage_error(e: clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -38,9 +39,8 @@ fn usage_error(e: clap::Error) -> ExitCode {
         }
         _ => {
             let rendered = e.render().to_string();
-            let first = rendered.lines().next().unwrap_or("invalid command line");
-            let message = first.strip_prefix("error: ").unwrap_or(first);
-            cli::report(format_args!("{message} (see 'pctenc --help')"));
+            let message = rendered.trim_end();
+            cli::report(message.strip_prefix("error: ").unwrap_or(message));
             ExitCode::from(2)
         }
     }

@@ -144,7 +144,7 @@ pub struct DecodeArgs {
     pub plus: bool,
     /// What to do with decoded bytes that are not valid UTF-8: write them as they are
     /// (`bytes`), fail (`strict`), or replace each bad sequence by U+FFFD (`lossy`).
-    #[arg(long, value_name = "MODE", default_value = "bytes")]
+    #[arg(long, value_name = "MODE", default_value = "bytes", ignore_case = true)]
     pub utf8: Utf8Arg,
     /// Copy the escapes of the bytes in set NAME exactly as written (`%2F` stays `%2F`, case
     /// kept): a name as `encode --set` takes, or `uri-reserved` (`;/?:@&=+$,#`, as JavaScript's
@@ -159,7 +159,7 @@ pub struct DecodeArgs {
     /// Fail on an escape that decodes to a byte of these classes (comma-separated): `nul`,
     /// `controls` (C0 and DEL), `crlf`, `slashes` (`/` and `\`), `all`. Raw bytes are not
     /// checked.
-    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',', ignore_case = true)]
     pub reject: Vec<RejectArg>,
     #[command(flatten)]
     pub io: IoArgs,
@@ -206,10 +206,35 @@ impl RejectArg {
     }
 }
 
+/// Names are compared case-insensitively, `_` as `-`, as `Set::by_name` does.
+fn normalized(name: &str) -> String {
+    name.to_ascii_lowercase().replace('_', "-")
+}
+
+/// The known name closest to `name`, if one is close enough to be a likely typo.
+fn nearest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let name = normalized(name);
+    known
+        .into_iter()
+        .map(|k| (strsim::jaro(&name, &normalized(k)), k))
+        .filter(|&(score, _)| score > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
+
+/// "unknown {what}`: did you mean ...?`; known {what}s: ..."
+fn unknown(what: &str, name: &str, names: &[&str], aliases: &[&str]) -> String {
+    let tip = match nearest(name, names.iter().chain(aliases).copied()) {
+        Some(near) => format!(" (did you mean `{near}`?)"),
+        None => String::new(),
+    };
+    format!("unknown {what}{tip}; known {what}s: {}", names.join(", "))
+}
+
 fn parse_backend(name: &str) -> Result<Backend, String> {
     Backend::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-        format!("unknown backend; known backends: {}", names.join(", "))
+        unknown("backend", name, &names, &[])
     })
 }
 
@@ -224,14 +249,17 @@ fn parse_keep_set(name: &str) -> Result<Set, String> {
     if reserved.matches(name) {
         return Ok(reserved.set);
     }
-    parse_set(name).map_err(|e| e.replacen("known sets:", "known sets: uri-reserved,", 1))
+    Set::by_name(name).ok_or_else(|| set_names_error(name, Some(&reserved)))
 }
 
 fn parse_set(name: &str) -> Result<Set, String> {
-    Set::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = pctenc::sets::NAMED.iter().map(|n| n.name).collect();
-        format!("unknown set; known sets: {}", names.join(", "))
-    })
+    Set::by_name(name).ok_or_else(|| set_names_error(name, None))
+}
+
+fn set_names_error(name: &str, extra: Option<&pctenc::sets::NamedSet>) -> String {
+    let named = extra.into_iter().chain(pctenc::sets::NAMED);
+    let (names, aliases): (Vec<&str>, Vec<&[&str]>) = named.map(|n| (n.name, n.aliases)).unzip();
+    unknown("set", name, &names, &aliases.concat())
 }
 
 impl SetArgs {
