@@ -4,11 +4,10 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
 
 fn main() -> ExitCode {
-    let cli = match cli::args::Cli::try_parse() {
+    let cli = match cli::args::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };

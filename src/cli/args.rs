@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use pctenc::{Backend, Decoder, Reject, Set};
 
 /// The exit statuses, the same for every command (as grep's and diff's).
@@ -27,21 +27,81 @@ const CHECK_EXIT_STATUS: &str = "Exit status: 0 every line is valid; 1 a bad lin
     pctenc encode --binary -j 8 dump.bin -o dump.txt\n  \
     pctenc normalize urls.txt -o normalized.txt\n  \
     pctenc decode --keep-encoded uri-reserved --reject controls,slashes paths.txt\n  \
-    pctenc sets\n\n", exit_status!()))]
+    pctenc sets\n\n\
+    Each command's options: pctenc COMMAND --help.\n\n", exit_status!()))]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// Run on this backend instead of the fastest one the CPU has (see `pctenc info`).
-    #[arg(long, global = true, value_name = "NAME", value_parser = parse_backend)]
+    // `--backend`, `-j` and `--no-progress` before the command name, as earlier versions
+    // took them: still accepted, not shown in the help (each command lists those it uses).
+    #[arg(long, hide = true, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
-    /// Threads for large inputs (default: one per core). Regular files are memory-mapped and
-    /// split among the threads; the output is the same for every number of threads.
-    #[arg(short = 'j', long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(short = 'j', long, hide = true, value_name = "N", value_parser = threads())]
     pub threads: Option<u16>,
-    /// Never show a progress bar. (One is shown on stderr only when stderr is a terminal and
-    /// the input files are large.)
-    #[arg(long, global = true)]
+    #[arg(long, hide = true)]
     pub no_progress: bool,
+}
+
+fn threads() -> clap::builder::RangedI64ValueParser<u16> {
+    clap::value_parser!(u16).range(1..)
+}
+
+/// Parses the command line (`std::env::args_os`), with the help texts each command gives
+/// its shared options.
+pub fn try_parse() -> Result<Cli, clap::Error> {
+    let mut command = command();
+    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
+}
+
+/// The command line's definition: `check` describes the set options for what it checks.
+pub fn command() -> clap::Command {
+    Cli::command().mut_subcommand("check", |check| {
+        check
+            .mut_arg("set", |a| a.help("The set every line must already be encoded for (see `pctenc sets`)"))
+            .mut_arg("keep", |a| a.help("Also allow these ASCII characters raw"))
+            .mut_arg("escape", |a| a.help("Also require these ASCII characters to be escaped"))
+            .mut_arg("space_as_plus", |a| {
+                a.help("A space must be written as `+` (as forms do), and so a `+` must be escaped")
+            })
+            .mut_arg("iri", |a| {
+                a.help("Allow valid non-ASCII UTF-8 raw (IRI); bytes that are not valid UTF-8 must still be escaped")
+            })
+    })
+}
+
+impl Cli {
+    /// The backend asked for, after the command name or before it.
+    pub fn backend(&self) -> Option<Backend> {
+        let own = match &self.command {
+            Command::Encode(a) => a.backend,
+            Command::Check(a) => a.backend,
+            Command::Info(a) => a.backend,
+            _ => None,
+        };
+        own.or(self.backend)
+    }
+
+    /// The number of threads asked for, after the command name or before it.
+    pub fn threads(&self) -> Option<u16> {
+        let own = match &self.command {
+            Command::Encode(a) => a.run.threads,
+            Command::Decode(a) => a.run.threads,
+            Command::Info(a) => a.threads,
+            _ => None,
+        };
+        own.or(self.threads)
+    }
+
+    /// Whether the progress bar is turned off.
+    pub fn no_progress(&self) -> bool {
+        let own = match &self.command {
+            Command::Encode(a) => a.run.no_progress,
+            Command::Decode(a) => a.run.no_progress,
+            _ => false,
+        };
+        own || self.no_progress
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -70,10 +130,33 @@ pub enum Command {
     Sets,
     /// Show the CPU features found, the backends available and the one chosen.
     #[command(after_help = EXIT_STATUS)]
-    Info,
+    Info(InfoArgs),
 }
 
-/// The set to use, and changes to it.
+/// `-j` and `--no-progress`, for the commands that split large files among threads.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Threads for large inputs (default: one per core). Regular files are memory-mapped and
+    /// split among the threads; the output is the same for every number of threads.
+    #[arg(short = 'j', long, value_name = "N", value_parser = threads())]
+    pub threads: Option<u16>,
+    /// Never show a progress bar. (One is shown on stderr only when stderr is a terminal and
+    /// the input files are large.)
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Report this backend as the one chosen, as `encode --backend NAME` would run on it (an
+    /// error if the CPU lacks it).
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
+    /// Report the number of threads `encode -j N` and `decode -j N` would use.
+    #[arg(short = 'j', long, value_name = "N", value_parser = threads())]
+    pub threads: Option<u16>,
+}
+
 #[derive(Debug, Args)]
 pub struct SetArgs {
     /// The set of bytes to escape (see `pctenc sets`).
@@ -97,6 +180,11 @@ pub struct SetArgs {
 pub struct EncodeArgs {
     #[command(flatten)]
     pub set: SetArgs,
+    /// Encode on this backend instead of the fastest one the CPU has (see `pctenc info`).
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Write hex digits in lowercase (`%c3` instead of `%C3`).
     #[arg(long)]
     pub lowercase: bool,
@@ -122,6 +210,9 @@ pub struct NormalizeArgs {
 pub struct CheckArgs {
     #[command(flatten)]
     pub set: SetArgs,
+    /// Validate on this backend instead of the fastest one the CPU has (see `pctenc info`).
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
     /// Stop after reporting N bad lines (the exit status is still 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_errors: Option<u64>,
@@ -161,6 +252,8 @@ pub struct DecodeArgs {
     /// checked.
     #[arg(long, value_name = "CLASSES", value_delimiter = ',', ignore_case = true)]
     pub reject: Vec<RejectArg>,
+    #[command(flatten)]
+    pub run: RunArgs,
     #[command(flatten)]
     pub io: IoArgs,
 }

@@ -120,7 +120,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     // One pool for the run: `-j N` threads, or one per core. The command runs on it, so
     // that its parallel steps start there, with no hand-over from another thread.
     let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = cli.threads {
+    if let Some(n) = cli.threads() {
         pool = pool.num_threads(n.into());
     }
     let pool =
@@ -129,14 +129,15 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 fn command(cli: Cli) -> Result<(), Failure> {
-    let engine = match cli.backend {
+    let engine = match cli.backend() {
         None => pctenc::Engine::detect(),
         Some(backend) => pctenc::Engine::new(backend).ok_or_else(|| {
             Failure::Usage(format!("backend {backend} is not available on this CPU (see 'pctenc info')"))
         })?,
     };
+    let no_progress = cli.no_progress();
     let progress =
-        |files: &[std::path::PathBuf]| Progress::new(input::Input::known_size(files), !cli.no_progress);
+        |files: &[std::path::PathBuf]| Progress::new(input::Input::known_size(files), !no_progress);
     match cli.command {
         Command::Encode(args) => {
             let set = args.set.effective_set().map_err(Failure::Usage)?;
@@ -179,7 +180,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
             out.write_all(sets::table().as_bytes())?;
             out.finish()
         }
-        Command::Info => {
+        Command::Info(_) => {
             let mut out = Output::open(None)?;
             out.write_all(info::report(engine).as_bytes())?;
             out.finish()

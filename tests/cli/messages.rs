@@ -311,3 +311,75 @@ fn option_values_ignore_case() {
     assert_eq!(fails_all(&["decode", "--reject", "NUL"], b"%00").0, 1);
     assert_eq!(fails_all(&["decode", "--utf8", "STRICT"], b"%FF").0, 1);
 }
+
+/// The long options a `--help` lists.
+fn options_of(help: &str) -> Vec<String> {
+    let mut names: Vec<String> = help
+        .lines()
+        .filter(|l| l.trim_start().starts_with('-'))
+        .flat_map(|l| l.split_whitespace().take(2))
+        .filter_map(|w| w.strip_prefix("--"))
+        .map(|w| w.trim_end_matches(',').to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Each command's `--help` lists the options it uses, and only those, described for it.
+#[test]
+fn each_command_lists_its_own_options() {
+    let set = ["set", "keep", "escape", "space-as-plus", "iri"];
+    let expected: [(&str, &[&str]); 6] = [
+        (
+            "encode",
+            &[
+                &set[..],
+                &["lowercase", "binary", "keep-escapes", "backend", "threads", "no-progress", "output"],
+            ]
+            .concat(),
+        ),
+        (
+            "decode",
+            &[
+                "lenient",
+                "plus",
+                "utf8",
+                "keep-encoded",
+                "legacy-u",
+                "reject",
+                "threads",
+                "no-progress",
+                "output",
+            ],
+        ),
+        ("check", &[&set[..], &["backend", "max-errors", "quiet"]].concat()),
+        ("normalize", &["output"]),
+        ("sets", &[]),
+        ("info", &["backend", "threads"]),
+    ];
+    for (cmd, options) in expected {
+        let help = String::from_utf8(ok(&[cmd, "--help"], b"")).unwrap();
+        let mut want: Vec<String> = options.iter().map(|o| o.to_string()).chain(["help".into()]).collect();
+        want.sort();
+        assert_eq!(options_of(&help), want, "pctenc {cmd} --help:\n{help}");
+    }
+    let check = String::from_utf8(ok(&["check", "--help"], b"")).unwrap();
+    for wrong in ["memory-mapped", "Write a space", "Threads", "progress"] {
+        assert!(!check.contains(wrong), "check --help says {wrong:?}:\n{check}");
+    }
+    assert!(check.contains("A space must be written as `+`"), "{check}");
+    let top = String::from_utf8(ok(&["--help"], b"")).unwrap();
+    assert_eq!(options_of(&top), ["help", "version"], "{top}");
+
+    // The options before the command name, as earlier versions took them, still work.
+    assert_eq!(ok(&["-j", "2", "encode"], b"a b\n"), b"a%20b\n");
+    assert_eq!(ok(&["--no-progress", "decode"], b"a%20b\n"), b"a b\n");
+    let info = String::from_utf8(ok(&["--backend", "scalar", "-j", "3", "info"], b"")).unwrap();
+    assert!(
+        info.contains("backend chosen:      scalar") && info.contains("threads:             3"),
+        "{info}"
+    );
+    let info = String::from_utf8(ok(&["-j", "5", "info", "-j", "3"], b"")).unwrap();
+    assert!(info.contains("threads:             3"), "the command's own -j wins: {info}");
+    assert_eq!(fails_all(&["check", "-j", "2"], b"").0, 2);
+}
