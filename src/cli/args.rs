@@ -358,6 +358,23 @@ fn set_names_error(name: &str, extra: Option<&pctenc::sets::NamedSet>) -> String
 impl SetArgs {
     /// The set with the --keep, --escape, --space-as-plus and --iri changes applied.
     pub fn effective_set(&self) -> Result<Set, String> {
+        let (keep, escape) = (self.keep.as_deref().unwrap_or(""), self.escape.as_deref().unwrap_or(""));
+        if let Some(c) = keep.chars().find(|&c| escape.contains(c)) {
+            return Err(format!("{c:?} is in both --keep and --escape: keep it raw or escape it?"));
+        }
+        if keep.contains('%') {
+            return Err("--keep cannot keep '%': a raw `%` would read as the start of an escape, so \
+                        the output could not be decoded"
+                .into());
+        }
+        if (self.space_as_plus || self.set.space_as_plus())
+            && let Some(c) = keep.chars().find(|&c| c == ' ' || c == '+')
+        {
+            return Err(format!(
+                "--keep {c:?} contradicts writing a space as `+` (--space-as-plus, or a set such as \
+                 `form`), which needs both a space and `+` escaped"
+            ));
+        }
         let mut set = self.set;
         for (chars, keep) in [(&self.keep, true), (&self.escape, false)] {
             for b in chars.as_deref().unwrap_or("").bytes() {

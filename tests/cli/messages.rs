@@ -85,6 +85,42 @@ fn unwritable_stderr_never_panics() {
     }
 }
 
+/// Usage errors show clap's whole message: the possible values, the tip, the usage line.
+#[test]
+fn usage_errors_keep_the_whole_message() {
+    let (code, msg) = fails_all(&["decode", "--utf8", "strct"], b"");
+    assert_eq!(code, 2);
+    assert!(msg.starts_with("pctenc: invalid value 'strct' for '--utf8 <MODE>'\n"), "{msg}");
+    assert!(msg.contains("[possible values: bytes, strict, lossy]"), "{msg}");
+    assert!(msg.contains("a similar value exists: 'strict'"), "{msg}");
+    let (code, msg) = fails_all(&["decode", "--reject", "foo"], b"");
+    assert_eq!(code, 2);
+    assert!(msg.contains("[possible values: nul, controls, crlf, slashes, all]"), "{msg}");
+    let (code, msg) = fails_all(&["encode", "--lowercse"], b"");
+    assert_eq!(code, 2);
+    assert!(msg.contains("a similar argument exists: '--lowercase'"), "{msg}");
+    assert!(msg.contains("Usage: pctenc encode"), "{msg}");
+}
+
+/// An unknown set or backend name suggests the nearest known one.
+#[test]
+fn unknown_names_suggest_the_nearest() {
+    for (args, near) in [
+        (&["encode", "--set", "compnent"][..], "component"),
+        (&["check", "--set", "Fragmnt"], "fragment"),
+        (&["decode", "--keep-encoded", "uri-reservd"], "uri-reserved"),
+        (&["decode", "--keep-encoded", "pth"], "path"),
+        (&["encode", "--backend", "scalr"], "scalar"),
+    ] {
+        let (code, msg) = fails_all(args, b"");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(msg.contains(&format!("did you mean `{near}`?")), "{args:?}: {msg}");
+        assert!(msg.contains("known "), "{args:?}: {msg}");
+    }
+    let (_, msg) = fails_all(&["encode", "--set", "zzzzzzzz"], b"");
+    assert!(!msg.contains("did you mean"), "{msg}");
+}
+
 /// 0 success, 1 invalid data, 2 usage or I/O error: the same for every command.
 #[test]
 fn exit_statuses_follow_grep() {
@@ -254,64 +290,6 @@ fn file_names_in_messages_are_escaped() {
     }
 }
 
-/// Usage errors show clap's whole message: the possible values, the tip, the usage line.
-#[test]
-fn usage_errors_keep_the_whole_message() {
-    let (code, msg) = fails_all(&["decode", "--utf8", "strct"], b"");
-    assert_eq!(code, 2);
-    assert!(msg.starts_with("pctenc: invalid value 'strct' for '--utf8 <MODE>'\n"), "{msg}");
-    assert!(msg.contains("[possible values: bytes, strict, lossy]"), "{msg}");
-    assert!(msg.contains("a similar value exists: 'strict'"), "{msg}");
-    let (code, msg) = fails_all(&["decode", "--reject", "foo"], b"");
-    assert_eq!(code, 2);
-    assert!(msg.contains("[possible values: nul, controls, crlf, slashes, all]"), "{msg}");
-    let (code, msg) = fails_all(&["encode", "--lowercse"], b"");
-    assert_eq!(code, 2);
-    assert!(msg.contains("a similar argument exists: '--lowercase'"), "{msg}");
-    assert!(msg.contains("Usage: pctenc encode"), "{msg}");
-}
-
-/// An unknown set or backend name suggests the nearest known one.
-#[test]
-fn unknown_names_suggest_the_nearest() {
-    for (args, near) in [
-        (&["encode", "--set", "compnent"][..], "component"),
-        (&["check", "--set", "Fragmnt"], "fragment"),
-        (&["decode", "--keep-encoded", "uri-reservd"], "uri-reserved"),
-        (&["decode", "--keep-encoded", "pth"], "path"),
-        (&["encode", "--backend", "scalr"], "scalar"),
-    ] {
-        let (code, msg) = fails_all(args, b"");
-        assert_eq!(code, 2, "{args:?}");
-        assert!(msg.contains(&format!("did you mean `{near}`?")), "{args:?}: {msg}");
-        assert!(msg.contains("known "), "{args:?}: {msg}");
-    }
-    let (_, msg) = fails_all(&["encode", "--set", "zzzzzzzz"], b"");
-    assert!(!msg.contains("did you mean"), "{msg}");
-}
-
-/// Names in option values are case-insensitive, whichever option takes them.
-#[test]
-fn option_values_ignore_case() {
-    let pairs: [(&[&str], &[&str], &[u8]); 6] = [
-        (&["decode", "--utf8", "STRICT"], &["decode", "--utf8", "strict"], b"%C3%A9\n"),
-        (&["decode", "--utf8", "Lossy", "--lenient"], &["decode", "--utf8", "lossy", "--lenient"], b"%FF\n"),
-        (&["decode", "--reject", "NUL,Slashes"], &["decode", "--reject", "nul,slashes"], b"%41\n"),
-        (&["encode", "--set", "FORM"], &["encode", "--set", "form"], b"a b\n"),
-        (&["encode", "--backend", "SCALAR"], &["encode", "--backend", "scalar"], b"a b\n"),
-        (
-            &["decode", "--keep-encoded", "URI-RESERVED"],
-            &["decode", "--keep-encoded", "uri-reserved"],
-            b"%2F%41\n",
-        ),
-    ];
-    for (upper, lower, input) in pairs {
-        assert_eq!(ok(upper, input), ok(lower, input), "{upper:?}");
-    }
-    assert_eq!(fails_all(&["decode", "--reject", "NUL"], b"%00").0, 1);
-    assert_eq!(fails_all(&["decode", "--utf8", "STRICT"], b"%FF").0, 1);
-}
-
 /// The long options a `--help` lists.
 fn options_of(help: &str) -> Vec<String> {
     let mut names: Vec<String> = help
@@ -382,4 +360,47 @@ fn each_command_lists_its_own_options() {
     let info = String::from_utf8(ok(&["-j", "5", "info", "-j", "3"], b"")).unwrap();
     assert!(info.contains("threads:             3"), "the command's own -j wins: {info}");
     assert_eq!(fails_all(&["check", "-j", "2"], b"").0, 2);
+}
+
+/// Options that contradict each other are usage errors that say why.
+#[test]
+fn contradictory_options_are_refused() {
+    for (args, why) in [
+        (&["encode", "--keep", "/a", "--escape", "a~"][..], "'a' is in both --keep and --escape"),
+        (&["check", "--keep", "~", "--escape", "~"], "'~' is in both --keep and --escape"),
+        (&["encode", "--keep", "%"], "the output could not be decoded"),
+        (&["encode", "--keep", "/%", "--keep-escapes"], "cannot keep '%'"),
+        (&["check", "--keep", "%"], "cannot keep '%'"),
+        (&["encode", "--keep", " ", "--space-as-plus"], "--keep ' ' contradicts writing a space as `+`"),
+        (&["encode", "--keep", " ", "--set", "form"], "--keep ' ' contradicts writing a space as `+`"),
+        (&["encode", "--keep", "+", "--space-as-plus"], "--keep '+' contradicts writing a space as `+`"),
+        (&["check", "--keep", "+", "--set", "FORM"], "--keep '+' contradicts writing a space as `+`"),
+    ] {
+        let (code, msg) = fails_all(args, b"a\n");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(msg.starts_with("pctenc: ") && msg.contains(why), "{args:?}: {msg}");
+    }
+    assert_eq!(ok(&["encode", "--keep", " ", "--escape", "~"], b"a b~\n"), b"a b%7E\n");
+}
+
+/// Names in option values are case-insensitive, whichever option takes them.
+#[test]
+fn option_values_ignore_case() {
+    let pairs: [(&[&str], &[&str], &[u8]); 6] = [
+        (&["decode", "--utf8", "STRICT"], &["decode", "--utf8", "strict"], b"%C3%A9\n"),
+        (&["decode", "--utf8", "Lossy", "--lenient"], &["decode", "--utf8", "lossy", "--lenient"], b"%FF\n"),
+        (&["decode", "--reject", "NUL,Slashes"], &["decode", "--reject", "nul,slashes"], b"%41\n"),
+        (&["encode", "--set", "FORM"], &["encode", "--set", "form"], b"a b\n"),
+        (&["encode", "--backend", "SCALAR"], &["encode", "--backend", "scalar"], b"a b\n"),
+        (
+            &["decode", "--keep-encoded", "URI-RESERVED"],
+            &["decode", "--keep-encoded", "uri-reserved"],
+            b"%2F%41\n",
+        ),
+    ];
+    for (upper, lower, input) in pairs {
+        assert_eq!(ok(upper, input), ok(lower, input), "{upper:?}");
+    }
+    assert_eq!(fails_all(&["decode", "--reject", "NUL"], b"%00").0, 1);
+    assert_eq!(fails_all(&["decode", "--utf8", "STRICT"], b"%FF").0, 1);
 }
