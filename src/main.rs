@@ -4,11 +4,10 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
 
 fn main() -> ExitCode {
-    let cli = match cli::args::Cli::try_parse() {
+    let cli = match cli::args::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
@@ -16,16 +15,17 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) if failure.is_broken_pipe() => ExitCode::SUCCESS,
         // Every problem has been reported already.
-        Err(cli::Failure::Invalid) => ExitCode::from(1),
+        Err(failure) if failure.is_reported() => ExitCode::from(failure.status() as u8),
         Err(failure) => {
-            eprintln!("pctenc: {failure}");
+            cli::report(&failure);
             ExitCode::from(failure.status() as u8)
         }
     }
 }
 
-/// Help and version go to stdout as clap prints them; every real usage error is one line on
-/// stderr and exit status 2.
+/// Help and version go to stdout as clap prints them; a real usage error is clap's whole
+/// message (the possible values, a "similar value exists" tip, the usage line) on stderr, in
+/// one write, and exit status 2.
 fn usage_error(e: clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -38,9 +38,8 @@ fn usage_error(e: clap::Error) -> ExitCode {
         }
         _ => {
             let rendered = e.render().to_string();
-            let first = rendered.lines().next().unwrap_or("invalid command line");
-            let message = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("pctenc: {message} (see 'pctenc --help')");
+            let message = rendered.trim_end();
+            cli::report(message.strip_prefix("error: ").unwrap_or(message));
             ExitCode::from(2)
         }
     }

@@ -2,45 +2,119 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use pctenc::{Backend, Decoder, Reject, Set};
+
+/// The exit statuses, the same for every command (as grep's and diff's).
+macro_rules! exit_status {
+    () => {
+        "Exit status: 0 success; 1 invalid input data (a decode error, a bad line for `check`);\n\
+         2 usage or I/O error (a bad command line, a missing file, an unwritable output)."
+    };
+}
+const EXIT_STATUS: &str = exit_status!();
+const CHECK_EXIT_STATUS: &str = "Exit status: 0 every line is valid; 1 a bad line was found; 2 usage error, or an input\n\
+    could not be read (the other inputs are still checked).";
 
 /// Percent-encode and decode (URL-encode), exactly as the standards and the popular
 /// implementations do, fast.
 #[derive(Debug, Parser)]
 #[command(name = "pctenc", version, about, long_about = None)]
-#[command(after_help = "Examples:\n  \
+#[command(after_help = concat!("Examples:\n  \
     echo 'Jürgen & Björk' | pctenc encode --set component\n  \
     echo '/docs/100%/caf%C3%A9 menu' | pctenc encode --set path --keep-escapes\n  \
     pctenc decode --utf8 strict access.log -o decoded.log\n  \
     pctenc encode --binary -j 8 dump.bin -o dump.txt\n  \
     pctenc normalize urls.txt -o normalized.txt\n  \
     pctenc decode --keep-encoded uri-reserved --reject controls,slashes paths.txt\n  \
-    pctenc sets")]
+    pctenc sets\n\n\
+    Each command's options: pctenc COMMAND --help.\n\n", exit_status!()))]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// Run on this backend instead of the fastest one the CPU has (see `pctenc info`).
-    #[arg(long, global = true, value_name = "NAME", value_parser = parse_backend)]
+    // `--backend`, `-j` and `--no-progress` before the command name, as earlier versions
+    // took them: still accepted, not shown in the help (each command lists those it uses).
+    #[arg(long, hide = true, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
-    /// Threads for large inputs (default: one per core). Regular files are memory-mapped and
-    /// split among the threads; the output is the same for every number of threads.
-    #[arg(short = 'j', long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(short = 'j', long, hide = true, value_name = "N", value_parser = threads())]
     pub threads: Option<u16>,
-    /// Never show a progress bar. (One is shown on stderr only when stderr is a terminal and
-    /// the input files are large.)
-    #[arg(long, global = true)]
+    #[arg(long, hide = true)]
     pub no_progress: bool,
+}
+
+fn threads() -> clap::builder::RangedI64ValueParser<u16> {
+    clap::value_parser!(u16).range(1..)
+}
+
+/// Parses the command line (`std::env::args_os`), with the help texts each command gives
+/// its shared options.
+pub fn try_parse() -> Result<Cli, clap::Error> {
+    let mut command = command();
+    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
+}
+
+/// The command line's definition: `check` describes the set options for what it checks.
+pub fn command() -> clap::Command {
+    Cli::command().mut_subcommand("check", |check| {
+        check
+            .mut_arg("set", |a| a.help("The set every line must already be encoded for (see `pctenc sets`)"))
+            .mut_arg("keep", |a| a.help("Also allow these ASCII characters raw"))
+            .mut_arg("escape", |a| a.help("Also require these ASCII characters to be escaped"))
+            .mut_arg("space_as_plus", |a| {
+                a.help("A space must be written as `+` (as forms do), and so a `+` must be escaped")
+            })
+            .mut_arg("iri", |a| {
+                a.help("Allow valid non-ASCII UTF-8 raw (IRI); bytes that are not valid UTF-8 must still be escaped")
+            })
+    })
+}
+
+impl Cli {
+    /// The backend asked for, after the command name or before it.
+    pub fn backend(&self) -> Option<Backend> {
+        let own = match &self.command {
+            Command::Encode(a) => a.backend,
+            Command::Check(a) => a.backend,
+            Command::Info(a) => a.backend,
+            _ => None,
+        };
+        own.or(self.backend)
+    }
+
+    /// The number of threads asked for, after the command name or before it.
+    pub fn threads(&self) -> Option<u16> {
+        let own = match &self.command {
+            Command::Encode(a) => a.run.threads,
+            Command::Decode(a) => a.run.threads,
+            Command::Info(a) => a.threads,
+            _ => None,
+        };
+        own.or(self.threads)
+    }
+
+    /// Whether the progress bar is turned off.
+    pub fn no_progress(&self) -> bool {
+        let own = match &self.command {
+            Command::Encode(a) => a.run.no_progress,
+            Command::Decode(a) => a.run.no_progress,
+            _ => false,
+        };
+        own || self.no_progress
+    }
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Percent-encode each line (or, with --binary, every byte) of the input.
+    #[command(after_help = EXIT_STATUS)]
     Encode(EncodeArgs),
     /// Percent-decode the input; malformed escapes are errors unless --lenient.
+    #[command(after_help = EXIT_STATUS)]
     Decode(DecodeArgs),
     /// Check that every line is already correctly encoded for a set: exit 0 if so, else 1,
     /// with each bad line's first problem on stderr.
+    #[command(after_help = CHECK_EXIT_STATUS)]
     Check(CheckArgs),
     /// Normalize escapes (RFC 3986 section 6.2.2): uppercase hex, decode unreserved characters.
     ///
@@ -49,14 +123,40 @@ pub enum Command {
     /// `%` that starts no escape, not raw bytes (so lines stay lines). The escape of a hex digit
     /// right after a `%` that starts no escape (`%%34`) stays escaped too, so that the output
     /// decodes to what the input decodes to.
+    #[command(after_help = EXIT_STATUS)]
     Normalize(NormalizeArgs),
     /// List every set with the characters it keeps.
+    #[command(after_help = EXIT_STATUS)]
     Sets,
     /// Show the CPU features found, the backends available and the one chosen.
-    Info,
+    #[command(after_help = EXIT_STATUS)]
+    Info(InfoArgs),
 }
 
-/// The set to use, and changes to it.
+/// `-j` and `--no-progress`, for the commands that split large files among threads.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Threads for large inputs (default: one per core). Regular files are memory-mapped and
+    /// split among the threads; the output is the same for every number of threads.
+    #[arg(short = 'j', long, value_name = "N", value_parser = threads())]
+    pub threads: Option<u16>,
+    /// Never show a progress bar. (One is shown on stderr only when stderr is a terminal and
+    /// the input files are large.)
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Report this backend as the one chosen, as `encode --backend NAME` would run on it (an
+    /// error if the CPU lacks it).
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
+    /// Report the number of threads `encode -j N` and `decode -j N` would use.
+    #[arg(short = 'j', long, value_name = "N", value_parser = threads())]
+    pub threads: Option<u16>,
+}
+
 #[derive(Debug, Args)]
 pub struct SetArgs {
     /// The set of bytes to escape (see `pctenc sets`).
@@ -80,6 +180,11 @@ pub struct SetArgs {
 pub struct EncodeArgs {
     #[command(flatten)]
     pub set: SetArgs,
+    /// Encode on this backend instead of the fastest one the CPU has (see `pctenc info`).
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Write hex digits in lowercase (`%c3` instead of `%C3`).
     #[arg(long)]
     pub lowercase: bool,
@@ -105,6 +210,16 @@ pub struct NormalizeArgs {
 pub struct CheckArgs {
     #[command(flatten)]
     pub set: SetArgs,
+    /// Validate on this backend instead of the fastest one the CPU has (see `pctenc info`).
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
+    /// Stop after reporting N bad lines (the exit status is still 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_errors: Option<u64>,
+    /// Report no bad line, only the exit status; stop at the first bad line. (Inputs that
+    /// cannot be read are still reported.)
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Input files; `-` or none reads standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -120,7 +235,7 @@ pub struct DecodeArgs {
     pub plus: bool,
     /// What to do with decoded bytes that are not valid UTF-8: write them as they are
     /// (`bytes`), fail (`strict`), or replace each bad sequence by U+FFFD (`lossy`).
-    #[arg(long, value_name = "MODE", default_value = "bytes")]
+    #[arg(long, value_name = "MODE", default_value = "bytes", ignore_case = true)]
     pub utf8: Utf8Arg,
     /// Copy the escapes of the bytes in set NAME exactly as written (`%2F` stays `%2F`, case
     /// kept): a name as `encode --set` takes, or `uri-reserved` (`;/?:@&=+$,#`, as JavaScript's
@@ -135,8 +250,10 @@ pub struct DecodeArgs {
     /// Fail on an escape that decodes to a byte of these classes (comma-separated): `nul`,
     /// `controls` (C0 and DEL), `crlf`, `slashes` (`/` and `\`), `all`. Raw bytes are not
     /// checked.
-    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',', ignore_case = true)]
     pub reject: Vec<RejectArg>,
+    #[command(flatten)]
+    pub run: RunArgs,
     #[command(flatten)]
     pub io: IoArgs,
 }
@@ -182,10 +299,35 @@ impl RejectArg {
     }
 }
 
+/// Names are compared case-insensitively, `_` as `-`, as `Set::by_name` does.
+fn normalized(name: &str) -> String {
+    name.to_ascii_lowercase().replace('_', "-")
+}
+
+/// The known name closest to `name`, if one is close enough to be a likely typo.
+fn nearest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let name = normalized(name);
+    known
+        .into_iter()
+        .map(|k| (strsim::jaro(&name, &normalized(k)), k))
+        .filter(|&(score, _)| score > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
+
+/// "unknown {what}`: did you mean ...?`; known {what}s: ..."
+fn unknown(what: &str, name: &str, names: &[&str], aliases: &[&str]) -> String {
+    let tip = match nearest(name, names.iter().chain(aliases).copied()) {
+        Some(near) => format!(" (did you mean `{near}`?)"),
+        None => String::new(),
+    };
+    format!("unknown {what}{tip}; known {what}s: {}", names.join(", "))
+}
+
 fn parse_backend(name: &str) -> Result<Backend, String> {
     Backend::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-        format!("unknown backend; known backends: {}", names.join(", "))
+        unknown("backend", name, &names, &[])
     })
 }
 
@@ -200,19 +342,39 @@ fn parse_keep_set(name: &str) -> Result<Set, String> {
     if reserved.matches(name) {
         return Ok(reserved.set);
     }
-    parse_set(name).map_err(|e| e.replacen("known sets:", "known sets: uri-reserved,", 1))
+    Set::by_name(name).ok_or_else(|| set_names_error(name, Some(&reserved)))
 }
 
 fn parse_set(name: &str) -> Result<Set, String> {
-    Set::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = pctenc::sets::NAMED.iter().map(|n| n.name).collect();
-        format!("unknown set; known sets: {}", names.join(", "))
-    })
+    Set::by_name(name).ok_or_else(|| set_names_error(name, None))
+}
+
+fn set_names_error(name: &str, extra: Option<&pctenc::sets::NamedSet>) -> String {
+    let named = extra.into_iter().chain(pctenc::sets::NAMED);
+    let (names, aliases): (Vec<&str>, Vec<&[&str]>) = named.map(|n| (n.name, n.aliases)).unzip();
+    unknown("set", name, &names, &aliases.concat())
 }
 
 impl SetArgs {
     /// The set with the --keep, --escape, --space-as-plus and --iri changes applied.
     pub fn effective_set(&self) -> Result<Set, String> {
+        let (keep, escape) = (self.keep.as_deref().unwrap_or(""), self.escape.as_deref().unwrap_or(""));
+        if let Some(c) = keep.chars().find(|&c| escape.contains(c)) {
+            return Err(format!("{c:?} is in both --keep and --escape: keep it raw or escape it?"));
+        }
+        if keep.contains('%') {
+            return Err("--keep cannot keep '%': a raw `%` would read as the start of an escape, so \
+                        the output could not be decoded"
+                .into());
+        }
+        if (self.space_as_plus || self.set.space_as_plus())
+            && let Some(c) = keep.chars().find(|&c| c == ' ' || c == '+')
+        {
+            return Err(format!(
+                "--keep {c:?} contradicts writing a space as `+` (--space-as-plus, or a set such as \
+                 `form`), which needs both a space and `+` escaped"
+            ));
+        }
         let mut set = self.set;
         for (chars, keep) in [(&self.keep, true), (&self.escape, false)] {
             for b in chars.as_deref().unwrap_or("").bytes() {

@@ -4,34 +4,74 @@ use std::path::PathBuf;
 
 use pctenc::{Encoder, ValidationError};
 
-use super::Failure;
 use super::input::{CHUNK, Input};
+use super::{Failure, report};
+
+/// What `check` reports, and when it stops.
+pub struct Options {
+    /// Stop after this many bad lines (`--max-errors`; 1 with `--quiet`).
+    pub limit: Option<u64>,
+    /// Report no bad line, only the exit status (`--quiet`).
+    pub quiet: bool,
+}
 
 /// Validates every line of every input and reports each invalid line (its first problem) on
-/// stderr. Returns whether all lines were valid.
-pub fn run(encoder: &Encoder, files: &[PathBuf]) -> Result<bool, Failure> {
-    let mut all_valid = true;
+/// stderr, one write per line. An input that cannot be read is reported and the others are
+/// still checked. Fails with [`Failure::Unreadable`] if an input could not be read, else with
+/// [`Failure::Invalid`] if a line was invalid.
+pub fn run(encoder: &Encoder, files: &[PathBuf], options: Options) -> Result<(), Failure> {
+    let mut unreadable = false;
     let mut buf = vec![0u8; CHUNK];
-    for path in Input::all(files) {
-        let mut input = Input::open(&path)?;
-        let mut lines = Lines::new(encoder, input.name.clone());
+    let mut lines = Lines::new(encoder, options);
+    'inputs: for path in Input::all(files) {
+        let mut input = match Input::open(&path) {
+            Ok(input) => input,
+            Err(failure) => {
+                report(&failure);
+                unreadable = true;
+                continue;
+            }
+        };
+        lines.start(input.name.clone());
         loop {
-            let n = input.read(&mut buf)?;
+            let n = match input.read(&mut buf) {
+                Ok(n) => n,
+                Err(failure) => {
+                    report(&failure);
+                    unreadable = true;
+                    continue 'inputs;
+                }
+            };
             if n == 0 {
                 break;
             }
             lines.feed(&buf[..n], false);
+            if lines.done() {
+                break 'inputs;
+            }
         }
         lines.feed(&[], true);
-        all_valid &= lines.valid;
+        if lines.done() {
+            break;
+        }
     }
-    Ok(all_valid)
+    if unreadable {
+        Err(Failure::Unreadable)
+    } else if lines.bad > 0 {
+        Err(Failure::Invalid)
+    } else {
+        Ok(())
+    }
 }
 
 /// The state of one input: the current line may span chunks, so it is validated piece by
 /// piece, each piece ending on a token boundary; at most three bytes wait for the next chunk.
 struct Lines<'a> {
     encoder: &'a Encoder,
+    options: Options,
+    /// Bad lines found so far, in every input.
+    bad: u64,
+    /// The name of the input, for messages.
     name: String,
     /// Bytes of the current line not validated yet.
     pending: Vec<u8>,
@@ -42,21 +82,33 @@ struct Lines<'a> {
     line: u64,
     /// The current line already has an error (reported).
     failed: bool,
-    valid: bool,
 }
 
 impl<'a> Lines<'a> {
-    fn new(encoder: &'a Encoder, name: String) -> Lines<'a> {
+    fn new(encoder: &'a Encoder, options: Options) -> Lines<'a> {
         Lines {
             encoder,
-            name,
+            options,
+            bad: 0,
+            name: String::new(),
             pending: Vec::new(),
             offset: 0,
             line_start: 0,
             line: 1,
             failed: false,
-            valid: true,
         }
+    }
+
+    /// Starts the next input, named `name`.
+    fn start(&mut self, name: String) {
+        self.name = name;
+        self.pending.clear();
+        (self.offset, self.line_start, self.line, self.failed) = (0, 0, 1, false);
+    }
+
+    /// Whether as many bad lines as asked for have been found: nothing more to do.
+    fn done(&self) -> bool {
+        self.options.limit.is_some_and(|limit| self.bad >= limit)
     }
 
     fn feed(&mut self, chunk: &[u8], last: bool) {
@@ -84,7 +136,7 @@ impl<'a> Lines<'a> {
 
     /// Validates part of the current line, which starts at input offset `at`.
     fn piece(&mut self, bytes: &[u8], at: usize) {
-        if self.failed || bytes.is_empty() {
+        if self.failed || bytes.is_empty() || self.done() {
             return;
         }
         if let Err(e) = self.encoder.validate(bytes) {
@@ -95,11 +147,14 @@ impl<'a> Lines<'a> {
     fn report(&mut self, at: usize, e: ValidationError) {
         let offset = at + e.offset();
         let column = offset - self.line_start + 1;
+        self.failed = true;
+        self.bad += 1;
+        if self.options.quiet {
+            return;
+        }
         let why = e.to_string();
         let why = why.split_once(": ").map_or(why.as_str(), |(_, w)| w);
-        eprintln!("pctenc: {}:{}:{}: offset {offset}: {why}", self.name, self.line, column);
-        self.failed = true;
-        self.valid = false;
+        report(format_args!("{}:{}:{}: offset {offset}: {why}", self.name, self.line, column));
     }
 }
 

@@ -1,6 +1,7 @@
 //! Inputs: regular files memory-mapped a segment at a time, pipes and terminals read in
 //! fixed-size chunks.
 
+use std::cell::Cell;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -21,11 +22,19 @@ pub const SEGMENT: usize = 16 * 1024 * 1024;
 pub struct Input {
     pub name: String,
     source: Source,
+    /// Standard input as a mapped file: its offset, shared with whoever gave pctenc the
+    /// descriptor, is moved to the end once the mapping has been read, as a `read()` loop
+    /// would leave it (`pctenc encode - - < f` reads `f` once; `{ pctenc encode; cat; } < f`
+    /// gives `cat` nothing).
+    advance: bool,
+    /// The file has been mapped ([`Input::segments`]), not read.
+    mapped: Cell<bool>,
 }
 
 enum Source {
     /// A regular file: mapped, so nothing is copied and every core can work on it at once.
-    File { file: File, len: u64 },
+    /// The input is its bytes `start..end` (standard input starts where its offset was).
+    File { file: File, start: u64, end: u64 },
     /// A pipe, terminal or special file: read as it comes.
     Stream(Box<dyn Read>),
 }
@@ -39,13 +48,12 @@ impl Input {
     /// The total size of the inputs that are regular files (pipes count 0): what a progress
     /// bar counts to.
     pub fn known_size(files: &[PathBuf]) -> u64 {
-        let size = |path: &PathBuf| {
-            let meta = if path == Path::new("-") {
-                stdin_file().and_then(|f| f.metadata().ok())
-            } else {
-                std::fs::metadata(path).ok()
-            };
-            meta.filter(|m| m.is_file()).map_or(0, |m| m.len())
+        let size = |path: &PathBuf| -> u64 {
+            if path == Path::new("-") {
+                let rest = stdin_file().and_then(|(f, at)| Some(f.metadata().ok()?.len().saturating_sub(at)));
+                return rest.unwrap_or(0);
+            }
+            std::fs::metadata(path).ok().filter(|m| m.is_file()).map_or(0, |m| m.len())
         };
         Input::all(files).iter().map(size).sum()
     }
@@ -53,22 +61,29 @@ impl Input {
     pub fn open(path: &Path) -> Result<Input, Failure> {
         if path == Path::new("-") {
             let name = "<stdin>".to_string();
-            // `pctenc encode < file`: standard input is a regular file, map it too.
+            // `pctenc encode < file`: standard input is a regular file, map it too, from
+            // its offset on (`(head -n 1; pctenc encode) < file` reads on from where `head`
+            // stopped).
             let source = match stdin_file() {
-                Some(file) => source(file).map_err(|e| Failure::Io { what: name.clone(), error: e })?,
+                Some((file, at)) => {
+                    source(file, at).map_err(|e| Failure::Io { what: name.clone(), error: e })?
+                }
                 None => Source::Stream(Box::new(io::stdin().lock())),
             };
-            return Ok(Input { name, source });
+            return Ok(Input { name, source, advance: true, mapped: Cell::new(false) });
         }
         let file = File::open(path).map_err(|e| Failure::io(path, e))?;
-        let source = source(file).map_err(|e| Failure::io(path, e))?;
-        Ok(Input { name: path.display().to_string(), source })
+        let source = source(file, 0).map_err(|e| Failure::io(path, e))?;
+        Ok(Input { name: super::escape_name(path), source, advance: false, mapped: Cell::new(false) })
     }
 
     /// The input's segments when it is a regular file, each mapped when it is reached.
     pub fn segments(&self) -> Option<Segments<'_>> {
         match &self.source {
-            Source::File { file, len } => Some(Segments { name: &self.name, file, len: *len, at: 0 }),
+            Source::File { file, start, end } => {
+                self.mapped.set(true);
+                Some(Segments { name: &self.name, file, end: *end, at: *start })
+            }
             Source::Stream(_) => None,
         }
     }
@@ -76,12 +91,12 @@ impl Input {
     /// The bytes of a regular file before `offset` (for placing an error on its line).
     pub fn prefix(&self, offset: u64) -> Result<Option<Mmap>, Failure> {
         match &self.source {
-            Source::File { file, len } => {
-                let n = offset.min(*len);
+            Source::File { file, start, end } => {
+                let n = offset.min(end - start);
                 if n == 0 {
                     return Ok(None);
                 }
-                Ok(Some(map(&self.name, file, 0, n)?))
+                Ok(Some(map(&self.name, file, *start, n)?))
             }
             Source::Stream(_) => Ok(None),
         }
@@ -108,6 +123,20 @@ impl Input {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(Failure::Io { what: self.name.clone(), error: e }),
             }
+        }
+    }
+}
+
+impl Drop for Input {
+    fn drop(&mut self) {
+        // Reads move the offset themselves; a mapping does not.
+        if self.advance
+            && self.mapped.get()
+            && let Source::File { file, end, .. } = &self.source
+        {
+            use std::io::Seek;
+            let mut file = file;
+            let _ = file.seek(io::SeekFrom::Start(*end));
         }
     }
 }
@@ -152,7 +181,7 @@ fn populate(map: &Mmap) {
 pub struct Segments<'a> {
     name: &'a str,
     file: &'a File,
-    len: u64,
+    end: u64,
     at: u64,
 }
 
@@ -160,10 +189,10 @@ impl Iterator for Segments<'_> {
     type Item = Result<Mmap, Failure>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.at >= self.len {
+        if self.at >= self.end {
             return None;
         }
-        let n = (self.len - self.at).min(SEGMENT as u64);
+        let n = (self.end - self.at).min(SEGMENT as u64);
         let map = map(self.name, self.file, self.at, n);
         self.at += n;
         Some(map)
@@ -178,14 +207,19 @@ pub struct Piece<'a> {
 
 /// A regular file is mapped; other files are read as streams, and so are files that say
 /// they are regular but report no size or cannot be mapped (`/proc` and `/sys` files, whose
-/// contents are made as they are read).
-fn source(file: File) -> io::Result<Source> {
+/// contents are made as they are read). The input starts at offset `start` of the file,
+/// where its descriptor's offset is; a file with nothing after it is read too (its end).
+fn source(file: File, start: u64) -> io::Result<Source> {
     let meta = file.metadata()?;
     // SAFETY: as in `map`; this map of the first byte only tells whether the file can be
     // mapped, and is dropped at once.
     let mappable =
-        meta.is_file() && meta.len() > 0 && unsafe { MmapOptions::new().len(1).map(&file) }.is_ok();
-    if mappable { Ok(Source::File { file, len: meta.len() }) } else { Ok(Source::Stream(Box::new(file))) }
+        meta.is_file() && meta.len() > start && unsafe { MmapOptions::new().len(1).map(&file) }.is_ok();
+    if mappable {
+        Ok(Source::File { file, start, end: meta.len() })
+    } else {
+        Ok(Source::Stream(Box::new(file)))
+    }
 }
 
 /// Runs `work` on each segment of a mapped input in order, on the current rayon pool: the
@@ -220,19 +254,22 @@ where
     Ok(Ok(()))
 }
 
-/// Standard input as a `File`, when it is a regular file.
+/// Standard input as a `File` (a descriptor sharing its offset), when it is a regular file,
+/// and that offset.
 #[cfg(unix)]
-fn stdin_file() -> Option<File> {
+fn stdin_file() -> Option<(File, u64)> {
     use std::io::Seek;
     use std::os::fd::AsFd;
     let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
     let mut file = File::from(fd);
-    // Mapped from its start only when nothing has read from it yet (`(head -n 1; pctenc
-    // encode) < file` reads on from where `head` stopped, as a stream).
-    (file.metadata().ok()?.is_file() && file.stream_position().ok()? == 0).then_some(file)
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let at = file.stream_position().ok()?;
+    Some((file, at))
 }
 
 #[cfg(not(unix))]
-fn stdin_file() -> Option<File> {
+fn stdin_file() -> Option<(File, u64)> {
     None
 }

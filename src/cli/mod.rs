@@ -12,7 +12,7 @@ mod progress;
 mod sets;
 
 use std::fmt;
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 
 use args::{Cli, Command};
@@ -30,19 +30,27 @@ pub enum Failure {
     Usage(String),
     /// `check` found invalid lines (already reported, one per line).
     Invalid,
+    /// `check` could not read some of its inputs (already reported, one per input).
+    Unreadable,
 }
 
 impl Failure {
     pub fn io(path: &Path, error: io::Error) -> Failure {
-        Failure::Io { what: path.display().to_string(), error }
+        Failure::Io { what: escape_name(path), error }
     }
 
-    /// The process exit status for this failure.
+    /// The process exit status for this failure, as grep's and diff's: 1 for input data
+    /// that is not valid, 2 for a usage or I/O error.
     pub fn status(&self) -> i32 {
         match self {
-            Failure::Usage(_) => 2,
-            _ => 1,
+            Failure::Decode { .. } | Failure::Invalid => 1,
+            Failure::Usage(_) | Failure::Io { .. } | Failure::Unreadable => 2,
         }
+    }
+
+    /// Whether the failure has been reported already (by `check`, as it went).
+    pub fn is_reported(&self) -> bool {
+        matches!(self, Failure::Invalid | Failure::Unreadable)
     }
 
     /// A closed standard output (`pctenc ... | head`): not worth a message.
@@ -58,8 +66,53 @@ impl fmt::Display for Failure {
             Failure::Decode { input, line, column, error } => write!(f, "{input}:{line}:{column}: {error}"),
             Failure::Usage(message) => f.write_str(message),
             Failure::Invalid => f.write_str("invalid input"),
+            Failure::Unreadable => f.write_str("some inputs could not be read"),
         }
     }
+}
+
+/// Writes `pctenc: {message}` and a line break to stderr, in one write, so that messages of
+/// several processes sharing stderr never interleave. An error writing it (`2>/dev/full`, a
+/// closed pipe) is ignored: the exit status still tells what happened.
+pub fn report(message: impl fmt::Display) {
+    let line = format!("pctenc: {message}\n");
+    let _ = io::stderr().lock().write_all(line.as_bytes());
+}
+
+/// A file name as messages show it: control characters and bytes that are not UTF-8 never
+/// reach the terminal raw. A backslash is written `\\`; line feed, carriage return and tab
+/// `\n`, `\r`, `\t`; other ASCII control characters and each byte that is not part of valid
+/// UTF-8 `\xHH`; C1 controls, the line and paragraph separators and the bidirectional
+/// formatting characters `\u{HHHH}` (as Rust's `escape_debug` writes them). Everything else
+/// is written as it is.
+pub fn escape_name(path: &Path) -> String {
+    #[cfg(unix)]
+    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str());
+    #[cfg(not(unix))]
+    let lossy = path.to_string_lossy();
+    #[cfg(not(unix))]
+    let bytes = lossy.as_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+                '\u{61C}' | '\u{200E}' | '\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                    out.push_str(&format!("\\u{{{:x}}}", c as u32))
+                }
+                c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// Runs one command.
@@ -67,7 +120,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     // One pool for the run: `-j N` threads, or one per core. The command runs on it, so
     // that its parallel steps start there, with no hand-over from another thread.
     let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = cli.threads {
+    if let Some(n) = cli.threads() {
         pool = pool.num_threads(n.into());
     }
     let pool =
@@ -76,14 +129,15 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 fn command(cli: Cli) -> Result<(), Failure> {
-    let engine = match cli.backend {
+    let engine = match cli.backend() {
         None => pctenc::Engine::detect(),
         Some(backend) => pctenc::Engine::new(backend).ok_or_else(|| {
             Failure::Usage(format!("backend {backend} is not available on this CPU (see 'pctenc info')"))
         })?,
     };
+    let no_progress = cli.no_progress();
     let progress =
-        |files: &[std::path::PathBuf]| Progress::new(input::Input::known_size(files), !cli.no_progress);
+        |files: &[std::path::PathBuf]| Progress::new(input::Input::known_size(files), !no_progress);
     match cli.command {
         Command::Encode(args) => {
             let set = args.set.effective_set().map_err(Failure::Usage)?;
@@ -118,14 +172,15 @@ fn command(cli: Cli) -> Result<(), Failure> {
         }
         Command::Check(args) => {
             let set = args.set.effective_set().map_err(Failure::Usage)?;
-            if check::run(&engine.encoder(set), &args.files)? { Ok(()) } else { Err(Failure::Invalid) }
+            let limit = if args.quiet { Some(1) } else { args.max_errors };
+            check::run(&engine.encoder(set), &args.files, check::Options { limit, quiet: args.quiet })
         }
         Command::Sets => {
             let mut out = Output::open(None)?;
             out.write_all(sets::table().as_bytes())?;
             out.finish()
         }
-        Command::Info => {
+        Command::Info(_) => {
             let mut out = Output::open(None)?;
             out.write_all(info::report(engine).as_bytes())?;
             out.finish()

@@ -63,3 +63,18 @@ pub fn fails(args: &[&str], stdin: &[u8]) -> (i32, String) {
     assert_eq!(stderr.lines().count(), 1, "one line expected: {stderr:?}");
     (out.status.code().unwrap(), stderr.trim_end().to_string())
 }
+
+/// Runs a failing command; returns (status, the whole of stderr, any number of lines).
+pub fn fails_all(args: &[&str], stdin: &[u8]) -> (i32, String) {
+    let out = pctenc(args, stdin);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    (out.status.code().expect("exit status, not a signal"), String::from_utf8(out.stderr).unwrap())
+}
+
+/// Runs the binary with the given standard input, output and error (files, pipes, devices).
+pub fn pctenc_with(args: &[&str], stdin: Stdio, stdout: Stdio, stderr: Stdio) -> Output {
+    let mut out =
+        command().args(args).stdin(stdin).stdout(stdout).stderr(stderr).output().expect("run pctenc");
+    out.stderr = without_emulator_warnings(out.stderr);
+    out
+}

@@ -1,0 +1,406 @@
+//! The CLI's messages, exit statuses, options and standard input: what a user sees.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::process::Stdio;
+
+use crate::run::{command, fails_all, ok, pctenc, pctenc_with};
+
+/// A temporary directory holding a file `name` with `contents`; returns both.
+fn file_with(name: &str, contents: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, contents).unwrap();
+    (dir, path)
+}
+
+/// Runs `args` with standard input the open file `stdin` (its offset shared with the
+/// caller's descriptor); returns (status, stdout).
+fn with_stdin_file(args: &[&str], stdin: &File) -> (i32, Vec<u8>) {
+    let out = pctenc_with(args, Stdio::from(stdin.try_clone().unwrap()), Stdio::piped(), Stdio::piped());
+    assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap(), out.stdout)
+}
+
+/// Standard input that is a regular file is read once, from its offset on, and left at its
+/// end, as a `read()` loop leaves it: `pctenc encode - - < f` prints `f` once, and whatever
+/// reads the descriptor next sees the end of the file. Every command alike.
+#[test]
+fn stdin_file_offset_is_left_at_the_end() {
+    let (_dir, path) = file_with("in", b"a b\nc%41\n");
+    let file = File::open(&path).unwrap();
+    assert_eq!(with_stdin_file(&["encode", "-", "-"], &file), (0, b"a%20b\nc%2541\n".to_vec()));
+    let mut file = File::open(&path).unwrap();
+    assert_eq!(with_stdin_file(&["decode", "-", "-"], &file), (0, b"a b\ncA\n".to_vec()));
+    assert_eq!(file.stream_position().unwrap(), 9);
+
+    let expected: [(&[&str], &[u8]); 4] = [
+        (&["encode"], b"b\nc%2541\n"),
+        (&["decode"], b"b\ncA\n"),
+        (&["normalize"], b"b\ncA\n"),
+        (&["check", "--keep", " "], b""),
+    ];
+    for (args, want) in expected {
+        for start in [0u64, 2] {
+            let mut file = File::open(&path).unwrap();
+            file.seek(SeekFrom::Start(start)).unwrap();
+            let (code, out) = with_stdin_file(args, &file);
+            if start == 2 {
+                assert_eq!((code, &out[..]), (0, want), "{args:?} from offset {start}");
+            }
+            assert_eq!(
+                file.stream_position().unwrap(),
+                9,
+                "{args:?} from offset {start}: offset not at the end"
+            );
+            let mut rest = Vec::new();
+            file.read_to_end(&mut rest).unwrap();
+            assert!(rest.is_empty(), "{args:?}");
+        }
+    }
+}
+
+/// Standard error on a full device or a closed pipe: no panic (status 101), and the status
+/// is the one the data and the command line call for.
+#[test]
+fn unwritable_stderr_never_panics() {
+    let (_dir, bad) = file_with("bad.txt", b"a b\nc d\n%zz\n");
+    let bad = bad.to_str().unwrap();
+    let cases: [(&[&str], i32); 5] = [
+        (&["check", bad], 1),
+        (&["decode", bad], 1),
+        (&["encode", "/nonexistent/input"], 2),
+        (&["decode", "--utf8", "strct"], 2),
+        (&["check", bad, "/nonexistent/input"], 2),
+    ];
+    for (args, want) in cases {
+        let full = File::options().write(true).open("/dev/full").unwrap();
+        let out = pctenc_with(args, Stdio::null(), Stdio::null(), Stdio::from(full));
+        assert_eq!(out.status.code(), Some(want), "{args:?} with stderr on /dev/full");
+
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = pctenc_with(args, Stdio::null(), Stdio::null(), Stdio::from(writer));
+        assert_eq!(out.status.code(), Some(want), "{args:?} with stderr a closed pipe");
+    }
+}
+
+/// Usage errors show clap's whole message: the possible values, the tip, the usage line.
+#[test]
+fn usage_errors_keep_the_whole_message() {
+    let (code, msg) = fails_all(&["decode", "--utf8", "strct"], b"");
+    assert_eq!(code, 2);
+    assert!(msg.starts_with("pctenc: invalid value 'strct' for '--utf8 <MODE>'\n"), "{msg}");
+    assert!(msg.contains("[possible values: bytes, strict, lossy]"), "{msg}");
+    assert!(msg.contains("a similar value exists: 'strict'"), "{msg}");
+    let (code, msg) = fails_all(&["decode", "--reject", "foo"], b"");
+    assert_eq!(code, 2);
+    assert!(msg.contains("[possible values: nul, controls, crlf, slashes, all]"), "{msg}");
+    let (code, msg) = fails_all(&["encode", "--lowercse"], b"");
+    assert_eq!(code, 2);
+    assert!(msg.contains("a similar argument exists: '--lowercase'"), "{msg}");
+    assert!(msg.contains("Usage: pctenc encode"), "{msg}");
+}
+
+/// An unknown set or backend name suggests the nearest known one.
+#[test]
+fn unknown_names_suggest_the_nearest() {
+    for (args, near) in [
+        (&["encode", "--set", "compnent"][..], "component"),
+        (&["check", "--set", "Fragmnt"], "fragment"),
+        (&["decode", "--keep-encoded", "uri-reservd"], "uri-reserved"),
+        (&["decode", "--keep-encoded", "pth"], "path"),
+        (&["encode", "--backend", "scalr"], "scalar"),
+    ] {
+        let (code, msg) = fails_all(args, b"");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(msg.contains(&format!("did you mean `{near}`?")), "{args:?}: {msg}");
+        assert!(msg.contains("known "), "{args:?}: {msg}");
+    }
+    let (_, msg) = fails_all(&["encode", "--set", "zzzzzzzz"], b"");
+    assert!(!msg.contains("did you mean"), "{msg}");
+}
+
+/// 0 success, 1 invalid data, 2 usage or I/O error: the same for every command.
+#[test]
+fn exit_statuses_follow_grep() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    let missing = missing.to_str().unwrap();
+    for cmd in ["encode", "decode", "normalize", "check"] {
+        let (code, msg) = fails_all(&[cmd, missing], b"");
+        assert_eq!(code, 2, "{cmd}: {msg}");
+        assert_eq!(msg, format!("pctenc: {missing}: No such file or directory (os error 2)\n"));
+        let (code, _) = fails_all(&[cmd, "--no-such-option"], b"");
+        assert_eq!(code, 2, "{cmd}");
+    }
+    let unwritable = dir.path().join("no/such/dir/out");
+    for cmd in ["encode", "decode", "normalize"] {
+        let (code, _) = fails_all(&[cmd, "-o", unwritable.to_str().unwrap()], b"x");
+        assert_eq!(code, 2, "{cmd}");
+    }
+    assert_eq!(fails_all(&["decode"], b"%zz").0, 1);
+    assert_eq!(fails_all(&["decode", "--utf8", "strict"], b"%FF").0, 1);
+    assert_eq!(fails_all(&["check"], b"a b").0, 1);
+}
+
+/// Every `--help` states the exit statuses.
+#[test]
+fn help_states_the_exit_statuses() {
+    for cmd in [&[][..], &["encode"], &["decode"], &["check"], &["normalize"], &["sets"], &["info"]] {
+        let args: Vec<&str> = cmd.iter().copied().chain(["--help"]).collect();
+        let help = String::from_utf8(ok(&args, b"")).unwrap();
+        assert!(help.contains("Exit status: 0 "), "{args:?}: {help}");
+        assert!(help.contains("2 usage"), "{args:?}: {help}");
+    }
+}
+
+/// `check` goes through every input even when one cannot be read, reports each, and exits 2.
+#[test]
+fn check_reports_every_unreadable_input_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let (good, bad, missing) = (dir.path().join("good"), dir.path().join("bad"), dir.path().join("missing"));
+    std::fs::write(&good, b"fine\n").unwrap();
+    std::fs::write(&bad, b"x y\n").unwrap();
+    let [good, bad, missing, dir_name] =
+        [&good, &bad, &missing, &dir.path().to_path_buf()].map(|p| p.to_str().unwrap().to_string());
+    let (code, msg) = fails_all(&["check", &missing, &bad, &dir_name, &good], b"");
+    assert_eq!(code, 2, "{msg}");
+    let lines: Vec<&str> = msg.lines().collect();
+    assert_eq!(lines.len(), 3, "{msg}");
+    assert_eq!(lines[0], format!("pctenc: {missing}: No such file or directory (os error 2)"));
+    assert_eq!(lines[1], format!("pctenc: {bad}:1:2: offset 1: byte 0x20 (' ') must be percent-encoded"));
+    assert!(lines[2].starts_with(&format!("pctenc: {dir_name}: ")), "{msg}");
+    let (code, msg) = fails_all(&["check", &good, &missing, &good], b"");
+    assert_eq!((code, msg.lines().count()), (2, 1), "{msg}");
+    assert_eq!(ok(&["check", &good, &good], b""), b"");
+}
+
+/// Each diagnostic line is one write: on a pipe in packet mode (`O_DIRECT`), every read
+/// returns what one write wrote, so each read must be exactly one whole line.
+#[cfg(target_os = "linux")]
+#[test]
+fn check_writes_each_line_at_once() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_DIRECT | libc::O_CLOEXEC) }, 0);
+    // SAFETY: pipe2 succeeded, so both descriptors are open and owned by nobody else.
+    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    let input = b"a b\n".repeat(2000);
+    let (_dir, path) = file_with("bad", &input);
+    let mut child = command()
+        .args(["check", path.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(writer))
+        .spawn()
+        .unwrap();
+    let mut reader = File::from(reader);
+    let mut buf = vec![0u8; 65536];
+    let mut lines = 0;
+    loop {
+        let n = reader.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        let packet = String::from_utf8_lossy(&buf[..n]);
+        if packet.contains("warning:") && std::env::var_os("PCTENC_CLI_RUNNER").is_some() {
+            continue;
+        }
+        lines += 1;
+        let want = format!("pctenc: {}:{lines}:2: offset {}: byte 0x20", path.display(), 4 * (lines - 1) + 1);
+        assert!(packet.starts_with(&want), "write {lines} is not one whole line: {packet:?}");
+        assert!(packet.ends_with("must be percent-encoded\n"), "write {lines}: {packet:?}");
+        assert_eq!(packet.matches('\n').count(), 1, "{packet:?}");
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+    assert_eq!(lines, 2000);
+}
+
+/// `check --max-errors N` stops after N bad lines; `-q` reports none; both exit 1.
+#[test]
+fn check_max_errors_and_quiet() {
+    let input = b"a b\nok\nc d\ne f\ng h\n";
+    let (code, msg) = fails_all(&["check", "--max-errors", "2"], input);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = msg.lines().collect();
+    assert_eq!(lines.len(), 2, "{msg}");
+    assert!(lines[0].starts_with("pctenc: <stdin>:1:2: ") && lines[1].starts_with("pctenc: <stdin>:3:2: "));
+    assert_eq!(fails_all(&["check", "--max-errors", "9"], input).1.lines().count(), 4);
+
+    // The limit counts across inputs, and nothing is read after it is reached.
+    let (_dir, bad) = file_with("bad", input);
+    let bad = bad.to_str().unwrap();
+    let (code, msg) = fails_all(&["check", "--max-errors", "5", bad, bad, "/nonexistent"], b"");
+    assert_eq!((code, msg.lines().count()), (1, 5), "{msg}");
+    assert!(msg.lines().last().unwrap().starts_with(&format!("pctenc: {bad}:1:2: ")), "{msg}");
+
+    for quiet in ["-q", "--quiet"] {
+        let out = pctenc(&["check", quiet], input);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(out.stderr.is_empty(), "{:?}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(ok(&["check", quiet], b"a%20b\n"), b"");
+    }
+    // -q stops at the first bad line; an input it never reached is not reported.
+    let out = pctenc(&["check", "-q", bad, "/nonexistent"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stderr.is_empty());
+    // One it could not read before is, and the status says so.
+    let (code, msg) = fails_all(&["check", "-q", "/nonexistent", bad], b"");
+    assert_eq!((code, msg.lines().count()), (2, 1), "{msg}");
+
+    assert_eq!(fails_all(&["check", "--max-errors", "0"], b"").0, 2);
+    assert_eq!(fails_all(&["check", "--max-errors", "x"], b"").0, 2);
+}
+
+/// File names are escaped in every message: no control character, escape sequence or
+/// invalid UTF-8 from a name reaches the terminal.
+#[cfg(unix)]
+#[test]
+fn file_names_in_messages_are_escaped() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let raw: &[u8] = b"x\n\x1b[2J\t\\\x7f\xff\xe2\x80\xae\xc2\x9b.txt";
+    let escaped = r"x\n\x1b[2J\t\\\x7f\xff\u{202e}\u{9b}.txt";
+    std::fs::write(dir.path().join(OsStr::from_bytes(raw)), b"a b\n%zz\n").unwrap();
+    let missing = [b"gone-".as_slice(), raw].concat();
+    let name = OsStr::from_bytes(raw);
+    let run = |args: &[&OsStr]| {
+        let out = command().args(args).current_dir(dir.path()).stdin(Stdio::null()).output().unwrap();
+        (out.status.code().unwrap(), crate::run::without_emulator_warnings(out.stderr))
+    };
+    let os = |s: &'static str| OsStr::new(s);
+    let cases: [(&[&OsStr], i32, String); 4] = [
+        (&[os("check"), name], 1, format!("pctenc: {escaped}:1:2: offset 1: ")),
+        (&[os("decode"), name], 1, format!("pctenc: {escaped}:2:1: offset 4: ")),
+        (&[os("encode"), OsStr::from_bytes(&missing)], 2, format!("pctenc: gone-{escaped}: No such file")),
+        (&[os("normalize"), OsStr::from_bytes(&missing)], 2, format!("pctenc: gone-{escaped}: No such file")),
+    ];
+    for (args, status, want) in cases {
+        let (code, stderr) = run(args);
+        assert_eq!(code, status, "{args:?}");
+        let text = String::from_utf8(stderr).expect("stderr is UTF-8");
+        assert!(text.starts_with(&want), "{args:?}: {text:?}, want {want:?}");
+        for line in text.lines() {
+            assert!(line.starts_with(&format!("pctenc: {escaped}")) || line.starts_with("pctenc: gone-"));
+            assert!(!line.contains(|c: char| c.is_control() || c == '\u{202e}'), "{args:?}: {text:?}");
+        }
+    }
+}
+
+/// The long options a `--help` lists.
+fn options_of(help: &str) -> Vec<String> {
+    let mut names: Vec<String> = help
+        .lines()
+        .filter(|l| l.trim_start().starts_with('-'))
+        .flat_map(|l| l.split_whitespace().take(2))
+        .filter_map(|w| w.strip_prefix("--"))
+        .map(|w| w.trim_end_matches(',').to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Each command's `--help` lists the options it uses, and only those, described for it.
+#[test]
+fn each_command_lists_its_own_options() {
+    let set = ["set", "keep", "escape", "space-as-plus", "iri"];
+    let expected: [(&str, &[&str]); 6] = [
+        (
+            "encode",
+            &[
+                &set[..],
+                &["lowercase", "binary", "keep-escapes", "backend", "threads", "no-progress", "output"],
+            ]
+            .concat(),
+        ),
+        (
+            "decode",
+            &[
+                "lenient",
+                "plus",
+                "utf8",
+                "keep-encoded",
+                "legacy-u",
+                "reject",
+                "threads",
+                "no-progress",
+                "output",
+            ],
+        ),
+        ("check", &[&set[..], &["backend", "max-errors", "quiet"]].concat()),
+        ("normalize", &["output"]),
+        ("sets", &[]),
+        ("info", &["backend", "threads"]),
+    ];
+    for (cmd, options) in expected {
+        let help = String::from_utf8(ok(&[cmd, "--help"], b"")).unwrap();
+        let mut want: Vec<String> = options.iter().map(|o| o.to_string()).chain(["help".into()]).collect();
+        want.sort();
+        assert_eq!(options_of(&help), want, "pctenc {cmd} --help:\n{help}");
+    }
+    let check = String::from_utf8(ok(&["check", "--help"], b"")).unwrap();
+    for wrong in ["memory-mapped", "Write a space", "Threads", "progress"] {
+        assert!(!check.contains(wrong), "check --help says {wrong:?}:\n{check}");
+    }
+    assert!(check.contains("A space must be written as `+`"), "{check}");
+    let top = String::from_utf8(ok(&["--help"], b"")).unwrap();
+    assert_eq!(options_of(&top), ["help", "version"], "{top}");
+
+    // The options before the command name, as earlier versions took them, still work.
+    assert_eq!(ok(&["-j", "2", "encode"], b"a b\n"), b"a%20b\n");
+    assert_eq!(ok(&["--no-progress", "decode"], b"a%20b\n"), b"a b\n");
+    let info = String::from_utf8(ok(&["--backend", "scalar", "-j", "3", "info"], b"")).unwrap();
+    assert!(
+        info.contains("backend chosen:      scalar") && info.contains("threads:             3"),
+        "{info}"
+    );
+    let info = String::from_utf8(ok(&["-j", "5", "info", "-j", "3"], b"")).unwrap();
+    assert!(info.contains("threads:             3"), "the command's own -j wins: {info}");
+    assert_eq!(fails_all(&["check", "-j", "2"], b"").0, 2);
+}
+
+/// Options that contradict each other are usage errors that say why.
+#[test]
+fn contradictory_options_are_refused() {
+    for (args, why) in [
+        (&["encode", "--keep", "/a", "--escape", "a~"][..], "'a' is in both --keep and --escape"),
+        (&["check", "--keep", "~", "--escape", "~"], "'~' is in both --keep and --escape"),
+        (&["encode", "--keep", "%"], "the output could not be decoded"),
+        (&["encode", "--keep", "/%", "--keep-escapes"], "cannot keep '%'"),
+        (&["check", "--keep", "%"], "cannot keep '%'"),
+        (&["encode", "--keep", " ", "--space-as-plus"], "--keep ' ' contradicts writing a space as `+`"),
+        (&["encode", "--keep", " ", "--set", "form"], "--keep ' ' contradicts writing a space as `+`"),
+        (&["encode", "--keep", "+", "--space-as-plus"], "--keep '+' contradicts writing a space as `+`"),
+        (&["check", "--keep", "+", "--set", "FORM"], "--keep '+' contradicts writing a space as `+`"),
+    ] {
+        let (code, msg) = fails_all(args, b"a\n");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(msg.starts_with("pctenc: ") && msg.contains(why), "{args:?}: {msg}");
+    }
+    assert_eq!(ok(&["encode", "--keep", " ", "--escape", "~"], b"a b~\n"), b"a b%7E\n");
+}
+
+/// Names in option values are case-insensitive, whichever option takes them.
+#[test]
+fn option_values_ignore_case() {
+    let pairs: [(&[&str], &[&str], &[u8]); 6] = [
+        (&["decode", "--utf8", "STRICT"], &["decode", "--utf8", "strict"], b"%C3%A9\n"),
+        (&["decode", "--utf8", "Lossy", "--lenient"], &["decode", "--utf8", "lossy", "--lenient"], b"%FF\n"),
+        (&["decode", "--reject", "NUL,Slashes"], &["decode", "--reject", "nul,slashes"], b"%41\n"),
+        (&["encode", "--set", "FORM"], &["encode", "--set", "form"], b"a b\n"),
+        (&["encode", "--backend", "SCALAR"], &["encode", "--backend", "scalar"], b"a b\n"),
+        (
+            &["decode", "--keep-encoded", "URI-RESERVED"],
+            &["decode", "--keep-encoded", "uri-reserved"],
+            b"%2F%41\n",
+        ),
+    ];
+    for (upper, lower, input) in pairs {
+        assert_eq!(ok(upper, input), ok(lower, input), "{upper:?}");
+    }
+    assert_eq!(fails_all(&["decode", "--reject", "NUL"], b"%00").0, 1);
+    assert_eq!(fails_all(&["decode", "--utf8", "STRICT"], b"%FF").0, 1);
+}
