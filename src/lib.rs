@@ -43,7 +43,10 @@
 //! | what a browser's URL parser writes | [`sets::PATH`], [`sets::QUERY`], [`sets::FRAGMENT`], ... |
 //! | what Python or Go write | [`sets::PYTHON_QUOTE`], [`sets::PYTHON_QUOTE_PLUS`], [`sets::GO_PATH`] |
 //!
-//! Custom sets are `const`s built from these with [`Set::add`], [`Set::remove`] and friends.
+//! Custom sets are `const`s built from these with [`Set::keep`] and [`Set::escape`], which
+//! name the bytes to keep raw or to escape (`sets::RFC3986.keep(b"/")`), and friends; the
+//! `percent-encoding` crate's one-byte names, [`Set::remove`] (keep) and [`Set::add`]
+//! (escape), are there too.
 //! The guide [`guide::choosing_a_set`] explains the traps (three form dialects, sets that keep
 //! `%`, paths against path segments) and which decoder undoes each set.
 //!
@@ -91,7 +94,7 @@
 //!
 //! | `percent-encoding` | pctenc |
 //! |---|---|
-//! | `AsciiSet`, `CONTROLS.add(b' ')` | [`Set`], [`sets::C0_CONTROL`]`.add(b' ')` (`const` too) |
+//! | `AsciiSet`, `CONTROLS.add(b' ')` | [`Set`], [`sets::C0_CONTROL`]`.add(b' ')` or `.escape(b" ")` (`const` too) |
 //! | `NON_ALPHANUMERIC` | [`sets::NON_ALPHANUMERIC`] |
 //! | `utf8_percent_encode(s, SET)` / `percent_encode(b, SET)` | [`utf8_percent_encode`]`(s, &SET)` / [`percent_encode`]`(b, &SET)`: same `Display`, `Iterator<Item = &str>` and `Into<Cow<str>>`; or [`encode`]`(s, &SET)`, the fast path |
 //! | `percent_decode(b).collect::<Vec<u8>>()` / `percent_decode_str(s)` | [`decode_lenient`]`(b)` (same lenient rule) |

@@ -18,17 +18,22 @@ use core::fmt;
 /// A set may also write a space as `+` instead of `%20`
 /// ([`with_space_as_plus`](Set::with_space_as_plus)), as HTML forms do.
 ///
-/// Sets are `Copy`, small (48 bytes), and built with `const fn`s, so a custom set is a constant:
+/// Sets are `Copy`, small (48 bytes), and built with `const fn`s, so a custom set is a constant.
+/// The builders say what happens to the bytes they name: [`keep`](Set::keep) and
+/// [`escape`](Set::escape) (or [`remove`](Set::remove) and [`add`](Set::add), one byte at a
+/// time, as the `percent-encoding` crate calls them):
 ///
 /// ```
 /// use pctenc::{sets, Set};
 ///
 /// // Keep letters, digits and `-._~/` (an RFC 3986 path that keeps its slashes).
-/// const PATH_KEEP_SLASH: Set = sets::RFC3986.remove(b'/');
+/// const PATH_KEEP_SLASH: Set = sets::RFC3986.keep(b"/");
 /// assert_eq!(pctenc::encode("a b/c", &PATH_KEEP_SLASH), "a%20b/c");
 ///
 /// // The same set, spelled as the characters to keep.
 /// assert_eq!(Set::keeping(b"-._~/"), PATH_KEEP_SLASH);
+/// // And in the words of the percent-encoding crate.
+/// assert_eq!(sets::RFC3986.remove(b'/'), PATH_KEEP_SLASH);
 /// ```
 ///
 /// Two sets are equal when they encode every input alike: a set that keeps the space is equal
@@ -79,7 +84,7 @@ impl Set {
     /// ```
     /// use pctenc::Set;
     ///
-    /// const SPACES_ONLY: Set = Set::EMPTY.add(b' ');
+    /// const SPACES_ONLY: Set = Set::EMPTY.escape(b" ");
     /// assert_eq!(pctenc::encode("a b&c", &SPACES_ONLY), "a%20b&c");
     /// ```
     pub const EMPTY: Set = Set { ascii: 0, rows: [0; 16], flags: 0 };
@@ -112,13 +117,16 @@ impl Set {
         set
     }
 
-    /// This set, also escaping `byte`. Bytes `0x80..=0xFF` are escaped already unless the set
-    /// is an IRI set, which keeps all of them; for those bytes `add` changes nothing.
+    /// This set, also escaping `byte`: [`escape`](Set::escape) for one byte, under the
+    /// `percent-encoding` crate's name (`AsciiSet::add`). Bytes `0x80..=0xFF` are escaped
+    /// already unless the set is an IRI set, which keeps all of them; for those bytes `add`
+    /// changes nothing.
     ///
     /// ```
     /// use pctenc::sets;
     ///
     /// let set = sets::RFC3986.remove(b'/').add(b'~');
+    /// assert_eq!(set, sets::RFC3986.keep(b"/").escape(b"~"));
     /// assert!(set.contains(b'~') && !set.contains(b'/'));
     /// ```
     #[must_use]
@@ -132,8 +140,9 @@ impl Set {
         }
     }
 
-    /// This set, keeping `byte` raw. For bytes `0x80..=0xFF` this changes nothing (see
-    /// [`with_iri`](Set::with_iri)).
+    /// This set, keeping `byte` raw: [`keep`](Set::keep) for one byte, under the
+    /// `percent-encoding` crate's name (`AsciiSet::remove`). For bytes `0x80..=0xFF` this
+    /// changes nothing (see [`with_iri`](Set::with_iri)).
     ///
     /// ```
     /// let set = pctenc::sets::COMPONENT.remove(b'@');
@@ -156,7 +165,7 @@ impl Set {
     /// ```
     /// use pctenc::{sets, Set};
     ///
-    /// let set = sets::PATH.union(Set::EMPTY.add(b'/'));
+    /// let set = sets::PATH.union(Set::EMPTY.escape(b"/"));
     /// assert_eq!(pctenc::encode("a/b c", &set), "a%2Fb%20c");
     /// ```
     #[must_use]
@@ -177,7 +186,7 @@ impl Set {
     /// use pctenc::Set;
     ///
     /// // Keep only vowels: escape every other ASCII byte.
-    /// let set = Set::EMPTY.add(b'a').add(b'e').add(b'i').add(b'o').add(b'u').complement();
+    /// let set = Set::EMPTY.escape(b"aeiou").complement();
     /// assert_eq!(pctenc::encode("iou, aye!", &set), "iou%2C%20a%79e%21");
     /// assert_eq!(Set::ALL.complement(), Set::EMPTY);
     /// ```
@@ -357,6 +366,64 @@ impl fmt::Debug for Set {
             .field("space_as_plus", &self.space_as_plus())
             .field("iri", &self.is_iri())
             .finish()
+    }
+}
+
+/// Building sets by naming bytes: [`keep`](Set::keep) and [`escape`](Set::escape) say what
+/// happens to the bytes they are given, in the words of [`Set::keeping`] and `SETS.md`.
+/// The single-byte [`add`](Set::add) (escape) and [`remove`](Set::remove) (keep) are the
+/// same operations under the names of the `percent-encoding` crate, whose sets list what is
+/// escaped.
+impl Set {
+    /// This set, keeping each byte of `bytes` raw (copied as is by the encoder). ASCII bytes
+    /// only: bytes `0x80..=0xFF` in `bytes` change nothing (see [`with_iri`](Set::with_iri)).
+    /// The byte-string form of [`remove`](Set::remove), the `percent-encoding` name.
+    ///
+    /// ```
+    /// use pctenc::{sets, Set};
+    ///
+    /// // RFC 3986 unreserved, and the delimiters of a path.
+    /// const PATH_SEGMENTS: Set = sets::RFC3986.keep(b"/@:");
+    /// assert_eq!(pctenc::encode("a b/c@d", &PATH_SEGMENTS), "a%20b/c@d");
+    /// assert_eq!(PATH_SEGMENTS, sets::RFC3986.remove(b'/').remove(b'@').remove(b':'));
+    /// ```
+    #[must_use]
+    #[doc(alias = "remove")]
+    pub const fn keep(self, bytes: &[u8]) -> Set {
+        let mut set = self;
+        let mut i = 0;
+        while i < bytes.len() {
+            set = set.remove(bytes[i]);
+            i += 1;
+        }
+        set
+    }
+
+    /// This set, also escaping each byte of `bytes` (written `%HH`). Bytes `0x80..=0xFF` are
+    /// escaped already unless the set is an IRI set, which keeps all of them; for those bytes
+    /// `escape` changes nothing. The byte-string form of [`add`](Set::add), the
+    /// `percent-encoding` name.
+    ///
+    /// ```
+    /// use pctenc::{sets, Set};
+    ///
+    /// // encodeURIComponent, but escaping `'` and `*` too.
+    /// const STRICTER: Set = sets::COMPONENT.escape(b"'*");
+    /// assert_eq!(pctenc::encode("it's *", &STRICTER), "it%27s%20%2A");
+    /// assert_eq!(STRICTER, sets::COMPONENT.add(b'\'').add(b'*'));
+    /// // Starting from nothing: escape only these.
+    /// assert_eq!(pctenc::encode("a b&c", &Set::EMPTY.escape(b" &")), "a%20b%26c");
+    /// ```
+    #[must_use]
+    #[doc(alias = "add")]
+    pub const fn escape(self, bytes: &[u8]) -> Set {
+        let mut set = self;
+        let mut i = 0;
+        while i < bytes.len() {
+            set = set.add(bytes[i]);
+            i += 1;
+        }
+        set
     }
 }
 
