@@ -50,6 +50,24 @@
 //! The guide [`guide::choosing_a_set`] explains the traps (three form dialects, sets that keep
 //! `%`, paths against path segments) and which decoder undoes each set.
 //!
+//! A [`Set`] is a small `Copy` value (48 bytes), passed by one rule: a function that only
+//! reads the set takes `&Set`, as the `percent-encoding` crate's functions take `&AsciiSet`
+//! ([`encode`], [`encode_slice`], [`validate`], [`Engine::encode`], ...), and a builder that
+//! keeps it takes the `Set` itself ([`Encoder::new`], [`Encoder::with_set`],
+//! [`Engine::encoder`], [`Decoder::keep_encoded`]; all `const fn`s, so encoders are
+//! constants too). From a reference, write `*set`. Sets are also read from their names,
+//! `"component".parse::<Set>()` (see [`sets::NAMED`]).
+//!
+//! ```
+//! use pctenc::{sets, Encoder, Set};
+//!
+//! const ENC: Encoder = Encoder::new(sets::COMPONENT);
+//! assert_eq!(pctenc::encode("a b", &sets::COMPONENT), ENC.encode("a b"));
+//! let set: &Set = &"form".parse().unwrap();
+//! assert_eq!(pctenc::encode("a b", set), "a+b");
+//! assert_eq!(ENC.with_set(*set).encode("a b"), "a+b");
+//! ```
+//!
 //! # Encoding and decoding
 //!
 //! The free functions cover the common cases. [`Encoder`] adds lowercase hex, UTF-16 input,
@@ -190,7 +208,7 @@ pub mod __par {
         crate::par::decode_vec(decoder, input, out, crate::par::CHUNK)
     }
 }
-pub use set::Set;
+pub use set::{ParseSetError, Set};
 pub use validate::{ValidationError, ValidationErrorKind};
 
 /// Percent-encodes `input` with `set`, borrowing it when nothing needs escaping.

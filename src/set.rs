@@ -427,6 +427,86 @@ impl Set {
     }
 }
 
+/// Parses a set name, as [`Set::by_name`] does: a name of [`sets::NAMED`](crate::sets::NAMED)
+/// (the names of `SETS.md`, the CLI's `--set` and `pctenc sets`) or one of its aliases, in
+/// any case, `_` and `-` alike. For sets read from a configuration file or a command line,
+/// where a wrong name deserves an error that lists the right ones.
+///
+/// ```
+/// use pctenc::{sets, Set};
+///
+/// let set: Set = "encodeURIComponent".parse().unwrap();
+/// assert_eq!(set, sets::COMPONENT);
+/// assert_eq!("FORM".parse::<Set>(), Ok(sets::FORM));
+///
+/// let err = "fromm".parse::<Set>().unwrap_err();
+/// assert!(err.to_string().starts_with("unknown set `fromm`: expected one of rfc3986, component, "));
+/// ```
+impl core::str::FromStr for Set {
+    type Err = ParseSetError;
+
+    fn from_str(name: &str) -> Result<Set, ParseSetError> {
+        Set::by_name(name).ok_or_else(|| ParseSetError::new(name))
+    }
+}
+
+/// The error of parsing a [`Set`] from a name that is not one of
+/// [`sets::NAMED`](crate::sets::NAMED). Its message names the input (with `alloc`) and lists
+/// the names that would have worked.
+///
+/// ```
+/// let err = "nope".parse::<pctenc::Set>().unwrap_err();
+/// assert_eq!(err.name(), "nope");
+/// let message = err.to_string();
+/// for named in pctenc::sets::NAMED {
+///     assert!(message.contains(named.name));
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSetError {
+    #[cfg(feature = "alloc")]
+    name: alloc::string::String,
+}
+
+impl ParseSetError {
+    fn new(name: &str) -> ParseSetError {
+        #[cfg(not(feature = "alloc"))]
+        let _ = name;
+        ParseSetError {
+            #[cfg(feature = "alloc")]
+            name: name.into(),
+        }
+    }
+
+    /// The name that was not found, as given.
+    ///
+    /// ```
+    /// assert_eq!("uri_componnent".parse::<pctenc::Set>().unwrap_err().name(), "uri_componnent");
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl fmt::Display for ParseSetError {
+    /// `unknown set `nope`: expected one of rfc3986, component, ...` (without `alloc`, the
+    /// name is left out).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        #[cfg(feature = "alloc")]
+        write!(f, "unknown set `{}`: expected one of ", self.name.escape_debug())?;
+        #[cfg(not(feature = "alloc"))]
+        f.write_str("unknown set name: expected one of ")?;
+        for (i, named) in crate::sets::NAMED.iter().enumerate() {
+            f.write_str(if i == 0 { "" } else { ", " })?;
+            f.write_str(named.name)?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for ParseSetError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

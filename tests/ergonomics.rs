@@ -9,7 +9,7 @@
 mod common;
 
 use common::cases;
-use pctenc::{Set, sets};
+use pctenc::{Decoder, Encoder, Set, sets};
 use proptest::prelude::*;
 
 fn config(default: u32) -> ProptestConfig {
@@ -50,4 +50,83 @@ fn keep_and_escape_build_constants() {
     assert_eq!(sets::RFC3986.keep(b"\xC3\xA9"), sets::RFC3986);
     assert_eq!(sets::RFC3986.with_iri(true).escape(b"\xFF"), sets::RFC3986.with_iri(true));
     assert_eq!(pctenc::encode("a b/c@d", &PATH_SEGMENTS), "a%20b/c@d");
+}
+
+// ---------------------------------------------------------------------------------------
+// Sets by name, `Decoder`'s `Debug`, how sets are passed
+
+#[test]
+fn sets_parse_by_every_name_and_alias_in_any_case() {
+    for named in sets::NAMED {
+        for name in std::iter::once(named.name).chain(named.aliases.iter().copied()) {
+            for spelling in [name.to_string(), name.to_uppercase(), name.replace('-', "_")] {
+                assert_eq!(spelling.parse::<Set>(), Ok(named.set), "{spelling}");
+                assert_eq!(spelling.parse::<Set>().ok(), Set::by_name(&spelling));
+            }
+        }
+    }
+    let err = "compnent".parse::<Set>().unwrap_err();
+    assert_eq!(err.name(), "compnent");
+    let message = err.to_string();
+    assert!(
+        message.starts_with("unknown set `compnent`: expected one of rfc3986, component, uri, form, "),
+        "{message}"
+    );
+    for named in sets::NAMED {
+        assert!(message.contains(named.name), "{message}");
+    }
+    assert!(message.ends_with("non-alphanumeric"), "{message}");
+    // A name that could reach a terminal is shown escaped.
+    assert!("\u{1b}[2J".parse::<Set>().unwrap_err().to_string().starts_with("unknown set `\\u{1b}[2J`"));
+    // The error is a std error.
+    let boxed: Box<dyn std::error::Error> = Box::new(err);
+    assert!(boxed.to_string().contains("component"));
+}
+
+#[test]
+fn decoder_debug_says_what_is_kept() {
+    let debug = |d: Decoder| format!("{d:?}");
+    assert_eq!(
+        debug(Decoder::new()),
+        "Decoder { lenient: false, plus_as_space: false, utf8: Bytes, legacy_u: false, \
+         keep_encoded: nothing, reject: Reject(NONE), engine: None }"
+    );
+    assert_eq!(
+        debug(Decoder::FORM),
+        "Decoder { lenient: true, plus_as_space: true, utf8: Lossy, legacy_u: false, \
+         keep_encoded: nothing, reject: Reject(NONE), engine: None }"
+    );
+    assert!(debug(Decoder::URI).contains("keep_encoded: Decoder::URI_RESERVED,"));
+    // Named sets by their constant, IRI or not.
+    assert!(debug(Decoder::new().keep_encoded(sets::RFC3986)).contains("keep_encoded: sets::RFC3986,"));
+    let iri = Decoder::new().keep_encoded(sets::C0_CONTROL.with_iri(true));
+    assert!(debug(iri).contains("keep_encoded: sets::C0_CONTROL.with_iri(true),"), "{}", debug(iri));
+    // Other sets as their bytes, runs as ranges, `"`, `\` and `-` escaped.
+    let custom = Set::EMPTY.escape(b"/%").with_iri(true);
+    assert!(debug(Decoder::new().keep_encoded(custom)).contains(r#"keep_encoded: "%/","#));
+    let odd = Set::EMPTY.escape(b"-\"\\\x00\x01\x02\x03abcdz");
+    assert!(
+        debug(Decoder::new().keep_encoded(odd))
+            .contains(r#"keep_encoded: "\x00-\x03\"\-\\a-dz" + 0x80-0xFF,"#),
+        "{}",
+        debug(Decoder::new().keep_encoded(odd))
+    );
+    assert!(debug(Decoder::new().keep_encoded(Set::EMPTY)).contains("keep_encoded: 0x80-0xFF,"));
+    // The engine by its backend.
+    let scalar = Decoder::new().engine(pctenc::Engine::scalar());
+    assert!(debug(scalar).ends_with("engine: Some(Scalar) }"), "{}", debug(scalar));
+}
+
+/// One rule: a function that reads the set takes `&Set`, a builder that keeps it takes `Set`.
+#[test]
+fn sets_by_reference_to_read_by_value_to_keep() {
+    let input = "a b/é";
+    let set: Set = "component".parse().unwrap();
+    const ENC: Encoder = Encoder::new(sets::COMPONENT);
+    let want = ENC.encode(input).into_owned();
+    assert_eq!(pctenc::encode(input, &set), want);
+    assert_eq!(Encoder::new(set).encode(input), want);
+    assert_eq!(pctenc::Engine::scalar().encoder(set).encode(input), want);
+    assert_eq!(pctenc::Engine::scalar().encode(input, &set), want);
+    assert_eq!(ENC.with_set(sets::FORM).encode(input), pctenc::encode(input, &sets::FORM));
 }
