@@ -101,7 +101,7 @@
 //! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
 //! | decode as `decodeURI`, `unescape`; refuse `%2F`, `%00` | [`Decoder::URI`], [`Decoder::legacy_u`], [`Decoder::reject`] |
 //! | is it already encoded for a set? | [`validate`] |
-//! | read or write form pairs (`a=1&b=two+words`), as `URLSearchParams` | [`form::parse`], [`form::serialize`], [`form::Serializer`] |
+//! | read or write form pairs (`a=1&b=two+words`), as `URLSearchParams` | [`form::parse`] (a query with its `?`: [`form::parse_query`]), [`form::serialize`], [`form::Serializer`] |
 //! | encode half-encoded input, keeping its escapes (re-quote) | [`requote`], [`Encoder::keep_escapes`] |
 //! | RFC 3986 normalization: uppercase hex, decode unreserved escapes | [`normalize`], [`normalize_slice`], [`normalize_in_place`] |
 //! | encode or decode input that arrives in pieces | [`StreamEncoder`], [`StreamDecoder`] |

@@ -8,8 +8,10 @@
 
 mod common;
 
+use std::borrow::Cow;
+
 use common::cases;
-use pctenc::{Decoder, Encoder, Set, sets};
+use pctenc::{Decoder, Encoder, Set, form, sets};
 use proptest::prelude::*;
 
 fn config(default: u32) -> ProptestConfig {
@@ -129,4 +131,58 @@ fn sets_by_reference_to_read_by_value_to_keep() {
     assert_eq!(pctenc::Engine::scalar().encoder(set).encode(input), want);
     assert_eq!(pctenc::Engine::scalar().encode(input, &set), want);
     assert_eq!(ENC.with_set(sets::FORM).encode(input), pctenc::encode(input, &sets::FORM));
+}
+
+// ---------------------------------------------------------------------------------------
+// Query strings with a leading `?`: `form::parse_query`
+
+fn pairs(p: form::Pairs<'_>) -> Vec<(String, String)> {
+    p.map(|(n, v)| (n.into_owned(), v.into_owned())).collect()
+}
+
+fn owned(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter().map(|&(n, v)| (n.to_string(), v.to_string())).collect()
+}
+
+/// The string cases of web-platform-tests url/urlsearchparams-constructor.any.js: what
+/// `new URLSearchParams(string)` holds.
+#[test]
+fn parse_query_as_the_url_search_params_constructor() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("", &[]),
+        ("a=b", &[("a", "b")]),
+        ("?a=b", &[("a", "b")]),
+        ("a=b&c", &[("a", "b"), ("c", "")]),
+        ("&a&&& &&&&&a+b=& c&m%c3%b8%c3%b8", &[("a", ""), (" ", ""), ("a b", ""), (" c", ""), ("møø", "")]),
+        ("id=0&value=%", &[("id", "0"), ("value", "%")]),
+        ("b=%2sf%2a", &[("b", "%2sf*")]),
+        ("b=%2%2af%2a", &[("b", "%2*f*")]),
+        ("b=%%2a", &[("b", "%*")]),
+        ("a=b+c", &[("a", "b c")]),
+        ("a+b=c", &[("a b", "c")]),
+        ("a=b%20c", &[("a", "b c")]),
+        ("a=b\0c", &[("a", "b\0c")]),
+        ("a%00b=c", &[("a\0b", "c")]),
+        ("a=b%e2%8e%84", &[("a", "b\u{2384}")]),
+        ("a%f0%9f%92%a9b=c", &[("a\u{1F4A9}b", "c")]),
+        // One `?` only.
+        ("??a=b", &[("?a", "b")]),
+        ("?", &[]),
+        ("?&?", &[("?", "")]),
+        ("a=?b", &[("a", "?b")]),
+    ];
+    for &(input, want) in cases {
+        assert_eq!(pairs(form::parse_query(input)), owned(want), "{input:?}");
+        // `parse`, the form parser, keeps the `?`, as form_urlencoded::parse does.
+        let theirs: Vec<(String, String)> =
+            form_urlencoded::parse(input.as_bytes()).map(|(n, v)| (n.into_owned(), v.into_owned())).collect();
+        assert_eq!(pairs(form::parse(input)), theirs, "{input:?}");
+        let stripped = input.strip_prefix('?').unwrap_or(input);
+        assert_eq!(pairs(form::parse(stripped)), owned(want), "{input:?}");
+    }
+    assert_eq!(pairs(form::parse("?a=b")), owned(&[("?a", "b")]));
+    // Borrowing is kept, and the rest of the input is after the `?`.
+    let mut p = form::parse_query("?a=b&c=d");
+    assert!(matches!(p.next(), Some((Cow::Borrowed("a"), Cow::Borrowed("b")))));
+    assert_eq!(p.remaining(), b"c=d");
 }
