@@ -96,7 +96,7 @@
 //! | append to a `String` / `Vec<u8>` | [`encode_string`], [`Encoder::encode_vec`] |
 //! | into your buffer, no allocation | [`encode_slice`] (size it with [`encoded_len`]) |
 //! | lazily, as `Display` or an iterator | [`percent_encode`], [`utf8_percent_encode`] |
-//! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] |
+//! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] (strict), [`encode_utf16_lossy`] (U+FFFD, as `URLSearchParams`) |
 //! | decode strictly / leniently | [`decode`], [`decode_lenient`] |
 //! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
 //! | decode as `decodeURI`, `unescape`; refuse `%2F`, `%00` | [`Decoder::URI`], [`Decoder::legacy_u`], [`Decoder::reject`] |
@@ -280,7 +280,8 @@ pub fn encoded_len(input: impl AsRef<[u8]>, set: &Set) -> usize {
 
 /// Percent-encodes UTF-16 text (a JavaScript or Windows string) as its UTF-8 bytes. A lone
 /// surrogate is an error naming its index: exactly the inputs on which JavaScript's
-/// `encodeURIComponent` throws `URIError`.
+/// `encodeURIComponent` throws `URIError` ([`encode_utf16_lossy`] writes U+FFFD instead, as
+/// `URLSearchParams` does).
 ///
 /// # Errors
 ///
@@ -297,6 +298,25 @@ pub fn encoded_len(input: impl AsRef<[u8]>, set: &Set) -> usize {
 #[cfg(feature = "alloc")]
 pub fn encode_utf16(input: &[u16], set: &Set) -> Result<String, Utf16Error> {
     Encoder::new(*set).encode_utf16(input)
+}
+
+/// Percent-encodes UTF-16 text as its UTF-8 bytes, each lone surrogate written as U+FFFD
+/// (`%EF%BF%BD` in every set that escapes non-ASCII), as `URLSearchParams` and the URL parser
+/// do with a JavaScript string. Never fails; [`encode_utf16`] is the strict form, which
+/// reports the lone surrogate where `encodeURIComponent` throws. The shortcut for
+/// [`Encoder::encode_utf16_lossy`].
+///
+/// ```
+/// use pctenc::sets;
+///
+/// // new URLSearchParams({"x\uDC53": "1"}).toString() is "x%EF%BF%BD=1"
+/// assert_eq!(pctenc::encode_utf16_lossy(&[0x78, 0xDC53], &sets::FORM), "x%EF%BF%BD");
+/// let units: Vec<u16> = "é".encode_utf16().collect();
+/// assert_eq!(pctenc::encode_utf16_lossy(&units, &sets::COMPONENT), "%C3%A9");
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode_utf16_lossy(input: &[u16], set: &Set) -> String {
+    Encoder::new(*set).encode_utf16_lossy(input)
 }
 
 /// Re-quotes `input` for `set`: encodes what needs encoding without encoding anything twice.

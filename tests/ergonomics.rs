@@ -10,9 +10,10 @@ mod common;
 
 use std::borrow::Cow;
 
-use common::cases;
+use common::{cases, engines_with_scalar};
 use pctenc::{Decoder, Encoder, Set, form, sets};
 use proptest::prelude::*;
+use proptest::sample::select;
 
 fn config(default: u32) -> ProptestConfig {
     ProptestConfig { cases: cases(default), failure_persistence: None, ..ProptestConfig::default() }
@@ -185,4 +186,93 @@ fn parse_query_as_the_url_search_params_constructor() {
     let mut p = form::parse_query("?a=b&c=d");
     assert!(matches!(p.next(), Some((Cow::Borrowed("a"), Cow::Borrowed("b")))));
     assert_eq!(p.remaining(), b"c=d");
+}
+
+// ---------------------------------------------------------------------------------------
+// Lossy UTF-16: `encode_utf16_lossy`
+
+/// The model: UTF-16 decoded by hand, a lone surrogate as U+FFFD, then encoded.
+fn model_utf16_lossy(units: &[u16]) -> String {
+    let mut text = String::new();
+    let mut i = 0;
+    while i < units.len() {
+        let u = units[i] as u32;
+        let next = units.get(i + 1).map(|&n| n as u32);
+        match (u, next) {
+            (0xD800..=0xDBFF, Some(low @ 0xDC00..=0xDFFF)) => {
+                text.push(char::from_u32(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00)).unwrap());
+                i += 2;
+            }
+            (0xD800..=0xDFFF, _) => {
+                text.push('\u{FFFD}');
+                i += 1;
+            }
+            _ => {
+                text.push(char::from_u32(u).unwrap());
+                i += 1;
+            }
+        }
+    }
+    text
+}
+
+fn utf16_input() -> impl Strategy<Value = Vec<u16>> {
+    let unit = prop_oneof![
+        4 => 0x20u16..0x7F,
+        2 => any::<u16>(),
+        2 => 0xD800u16..0xE000,
+        1 => select(vec![0xD83Du16, 0xDE00, 0xFFFD, 0xE9, 0x20]),
+    ];
+    prop::collection::vec(unit, 0..80)
+}
+
+proptest! {
+    #![proptest_config(config(1000))]
+
+    #[test]
+    fn encode_utf16_lossy_against_the_model_and_the_strict_encoder(units in utf16_input(), set in common::any_set()) {
+        let model = model_utf16_lossy(&units);
+        for engine in engines_with_scalar() {
+            for lowercase in [false, true] {
+                let enc = Encoder::new(set).engine(engine).lowercase(lowercase);
+                let want = Encoder::new(set).engine(pctenc::Engine::scalar()).lowercase(lowercase).encode(&model).into_owned();
+                let got = enc.encode_utf16_lossy(&units);
+                prop_assert_eq!(&got, &want, "{:?} on {:04X?}", enc, units);
+                match enc.encode_utf16(&units) {
+                    Ok(strict) => prop_assert_eq!(&strict, &got),
+                    Err(e) => {
+                        // Strict fails exactly where a lone surrogate is.
+                        prop_assert!(model.contains(char::REPLACEMENT_CHARACTER));
+                        prop_assert!((0xD800..0xE000).contains(&e.unit()));
+                    }
+                }
+            }
+            // Valid text: both encoders agree.
+            let valid: Vec<u16> = model.encode_utf16().collect();
+            let enc = Encoder::new(set).engine(engine);
+            prop_assert_eq!(enc.encode_utf16_lossy(&valid), enc.encode_utf16(&valid).unwrap());
+        }
+        prop_assert_eq!(pctenc::encode_utf16_lossy(&units, &set), Encoder::new(set).encode_utf16_lossy(&units));
+    }
+}
+
+/// web-platform-tests url/urlsearchparams-constructor.any.js: record keys with unpaired
+/// surrogates become U+FFFD, which `toString()` writes `%EF%BF%BD`.
+#[test]
+fn encode_utf16_lossy_as_url_search_params() {
+    let cases: &[(&[u16], &str)] = &[
+        (&[0xD835, 0x78], "%EF%BF%BDx"),
+        (&[0xD83D, 0x78], "%EF%BF%BDx"),
+        (&[0x78, 0xDC53], "x%EF%BF%BD"),
+        (&[0x63, 0xD83D], "c%EF%BF%BD"),
+        (&[0x64, 0x1234], "d%E1%88%B4"),
+        (&[0xDC00, 0xD800], "%EF%BF%BD%EF%BF%BD"),
+        (&[0xD83D, 0xDCA9], "%F0%9F%92%A9"),
+    ];
+    for &(units, want) in cases {
+        assert_eq!(pctenc::encode_utf16_lossy(units, &sets::FORM), want, "{units:04X?}");
+        let theirs: String =
+            form_urlencoded::byte_serialize(String::from_utf16_lossy(units).as_bytes()).collect();
+        assert_eq!(theirs, want);
+    }
 }
