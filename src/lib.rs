@@ -116,8 +116,8 @@
 //! | `NON_ALPHANUMERIC` | [`sets::NON_ALPHANUMERIC`] |
 //! | `utf8_percent_encode(s, SET)` / `percent_encode(b, SET)` | [`utf8_percent_encode`]`(s, &SET)` / [`percent_encode`]`(b, &SET)`: same `Display`, `Iterator<Item = &str>` and `Into<Cow<str>>`; or [`encode`]`(s, &SET)`, the fast path |
 //! | `percent_decode(b).collect::<Vec<u8>>()` / `percent_decode_str(s)` | [`decode_lenient`]`(b)` (same lenient rule) |
-//! | `percent_decode(b).decode_utf8()` | [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Strict`]`).decode_to_str(b)` (errors name the offset) |
-//! | `percent_decode(b).decode_utf8_lossy()` | [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Lossy`]`).decode_to_str(b)` |
+//! | `percent_decode(b).decode_utf8()`, `urlencoding::decode(s)` | [`decode_str`]`(b)` (strict escapes too; errors name the offset), or [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Strict`]`).decode_to_str(b)` (the same rule) |
+//! | `percent_decode(b).decode_utf8_lossy()` | [`decode_str_lossy`]`(b)` |
 //!
 //! In most code the port is: replace `percent_encoding::` by `pctenc::`, pass the set by
 //! reference, and pick the pctenc set that matches the `AsciiSet` (or build it the same way).
@@ -426,6 +426,57 @@ pub fn decode_lenient<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, [u8]> {
         Ok(bytes) => bytes,
         // Lenient byte decoding has no error case.
         Err(_) => unreachable!("lenient decoding never fails"),
+    }
+}
+
+/// Decodes to text, strictly: every `%` must start a `%HH` escape and the decoded bytes must
+/// be UTF-8, else the error names the offset of the first problem. What JavaScript's
+/// `decodeURIComponent` does ([`Decoder::URI_COMPONENT`]`.decode_to_str`), in one call for
+/// code that used `percent_decode_str(s).decode_utf8()` or `urlencoding::decode(s)`; unlike
+/// them it also refuses a `%` that starts no escape (they copy it). `+` is kept. Borrows
+/// `input` when it has no `%` (and is UTF-8).
+///
+/// # Errors
+///
+/// [`DecodeError`] at the first problem: a malformed `%`
+/// ([`TruncatedEscape`](DecodeErrorKind::TruncatedEscape),
+/// [`InvalidEscape`](DecodeErrorKind::InvalidEscape)) or the start of invalid UTF-8
+/// ([`InvalidUtf8`](DecodeErrorKind::InvalidUtf8)).
+///
+/// # Examples
+///
+/// ```
+/// use pctenc::DecodeErrorKind;
+///
+/// assert_eq!(pctenc::decode_str("J%C3%BCrgen%20%26%20Bj%C3%B6rk").unwrap(), "Jürgen & Björk");
+/// let err = pctenc::decode_str("caf%E9").unwrap_err();
+/// assert_eq!((err.offset(), err.kind()), (3, DecodeErrorKind::InvalidUtf8));
+/// assert_eq!(pctenc::decode_str("100%").unwrap_err().kind(), DecodeErrorKind::TruncatedEscape);
+/// assert!(matches!(pctenc::decode_str("plain"), Ok(std::borrow::Cow::Borrowed("plain"))));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode_str<I: AsRef<[u8]> + ?Sized>(input: &I) -> Result<Cow<'_, str>, DecodeError> {
+    Decoder::URI_COMPONENT.decode_to_str(input)
+}
+
+/// Decodes to text and never fails: a `%` that starts no escape is copied (as
+/// [`decode_lenient`]), and each invalid UTF-8 sequence becomes U+FFFD, as
+/// [`String::from_utf8_lossy`] does. One call for code that used
+/// `percent_decode_str(s).decode_utf8_lossy()`, with the same result. `+` is kept (for form
+/// values, where `+` is a space, see [`Decoder::FORM`]). Borrows `input` when it has no `%`
+/// and is UTF-8.
+///
+/// ```
+/// assert_eq!(pctenc::decode_str_lossy("caf%C3%A9 100%"), "café 100%");
+/// assert_eq!(pctenc::decode_str_lossy("caf%E9"), "caf\u{FFFD}");
+/// assert_eq!(pctenc::decode_str_lossy(b"a+b\xFF"), "a+b\u{FFFD}");
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode_str_lossy<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, str> {
+    match Decoder::new().lenient(true).utf8(Utf8Mode::Lossy).decode_to_str(input) {
+        Ok(text) => text,
+        // Lenient lossy decoding has no error case.
+        Err(_) => unreachable!("lenient lossy decoding never fails"),
     }
 }
 

@@ -11,7 +11,7 @@ mod common;
 use std::borrow::Cow;
 
 use common::{cases, engines_with_scalar};
-use pctenc::{Decoder, Encoder, Set, form, sets};
+use pctenc::{DecodeErrorKind, Decoder, Encoder, Set, form, sets};
 use proptest::prelude::*;
 use proptest::sample::select;
 
@@ -275,4 +275,86 @@ fn encode_utf16_lossy_as_url_search_params() {
             form_urlencoded::byte_serialize(String::from_utf16_lossy(units).as_bytes()).collect();
         assert_eq!(theirs, want);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Text in one call: `decode_str`, `decode_str_lossy`
+
+/// Input that provokes every decoder rule: valid and malformed escapes, `%u` escapes and
+/// surrogates, `+`, escaped and raw invalid UTF-8, and long runs, so that outputs cross the
+/// pieces `decoded_len` decodes into.
+fn decode_input() -> impl Strategy<Value = Vec<u8>> {
+    let token = prop_oneof![
+        4 => (0x20u8..0x7F).prop_map(|b| vec![b]),
+        2 => any::<u8>().prop_map(|b| format!("%{b:02X}").into_bytes()),
+        2 => select(vec![
+            &b"%C3%A9"[..], b"%E2%82%AC", b"%E2%82", b"%F0%9F%98%80", b"%F0%9F", b"%C0%AF", b"%ED%A0%80",
+            b"%FF", b"%2F", b"%2f", b"%00", b"%0D%0A", b"%5C", b"%3F", b"%25", b"%", b"%4", b"%zz", b"%%41",
+            b"%uD83D%uDE00", b"%uD83D", b"%uDE00", b"%u00E9", b"%u002F", b"%u12", b"%U0041", b"+", b"%2B",
+        ])
+        .prop_map(|b| b.to_vec()),
+        1 => select(vec![&b"\xC3"[..], b"\xE2\x82", b"\xF0\x9F\x98", b"\x80", b"\xFF", b"\xC3\xA9", b"\xE2\x82\xAC"])
+            .prop_map(|b| b.to_vec()),
+        1 => (1usize..700, select(vec![b'a', b'/'])).prop_map(|(n, b)| vec![b; n]),
+    ];
+    prop::collection::vec(token, 0..60).prop_map(|t| t.concat())
+}
+
+fn has_malformed_escape(input: &[u8]) -> bool {
+    pctenc::decode(input).is_err_and(|e| e.kind() != DecodeErrorKind::InvalidUtf8)
+}
+
+proptest! {
+    #![proptest_config(config(2000))]
+
+    /// `decode_str` is `percent_decode_str(s).decode_utf8()` and `urlencoding::decode(s)`
+    /// wherever the escapes are well-formed, and refuses malformed ones.
+    #[test]
+    fn decode_str_against_percent_encoding_and_urlencoding(input in decode_input()) {
+        let theirs = percent_encoding::percent_decode(&input).decode_utf8().map(Cow::into_owned).ok();
+        let ours = pctenc::decode_str(&input);
+        if let Ok(s) = std::str::from_utf8(&input) {
+            let urlencoding = urlencoding::decode(s).map(Cow::into_owned).ok();
+            prop_assert_eq!(&urlencoding, &theirs);
+        }
+        match &ours {
+            Ok(text) => prop_assert_eq!(Some(text.to_string()), theirs),
+            Err(e) if e.kind() == DecodeErrorKind::InvalidUtf8 => {
+                prop_assert_eq!(theirs, None);
+                prop_assert!(!has_malformed_escape(&input[..e.offset()]));
+            }
+            Err(e) => {
+                prop_assert!(matches!(e.kind(), DecodeErrorKind::TruncatedEscape | DecodeErrorKind::InvalidEscape));
+                prop_assert!(has_malformed_escape(&input));
+            }
+        }
+        prop_assert_eq!(ours.map_err(|e| (e.offset(), e.kind())), Decoder::URI_COMPONENT.decode_to_str(&input).map_err(|e| (e.offset(), e.kind())));
+    }
+
+    /// `decode_str_lossy` is `percent_decode_str(s).decode_utf8_lossy()`, and
+    /// `from_utf8_lossy(urlencoding::decode_binary(s))`, always.
+    #[test]
+    fn decode_str_lossy_against_percent_encoding_and_urlencoding(input in decode_input()) {
+        let ours = pctenc::decode_str_lossy(&input);
+        let theirs = percent_encoding::percent_decode(&input).decode_utf8_lossy();
+        prop_assert_eq!(&ours, &theirs);
+        let binary = urlencoding::decode_binary(&input);
+        prop_assert_eq!(&ours, &String::from_utf8_lossy(&binary));
+        // Borrowed exactly when there is nothing to decode.
+        let plain = !input.contains(&b'%') && std::str::from_utf8(&input).is_ok();
+        prop_assert_eq!(matches!(ours, Cow::Borrowed(_)), plain);
+        prop_assert_eq!(matches!(pctenc::decode_str(&input), Ok(Cow::Borrowed(_))), plain);
+    }
+}
+
+#[test]
+fn decode_str_examples() {
+    assert!(matches!(pctenc::decode_str("plain+text"), Ok(Cow::Borrowed("plain+text"))));
+    assert_eq!(pctenc::decode_str("caf%C3%A9").unwrap(), "café");
+    let err = pctenc::decode_str("ok%C3%28").unwrap_err();
+    assert_eq!((err.offset(), err.kind()), (2, DecodeErrorKind::InvalidUtf8));
+    assert_eq!(pctenc::decode_str("%zz").unwrap_err().kind(), DecodeErrorKind::InvalidEscape);
+    assert!(matches!(pctenc::decode_str_lossy("plain"), Cow::Borrowed("plain")));
+    assert_eq!(pctenc::decode_str_lossy("%zz%C3%A9%FF+"), "%zzé\u{FFFD}+");
+    assert_eq!(pctenc::decode_str_lossy(b"\xC3"), "\u{FFFD}");
 }
