@@ -98,7 +98,8 @@
 //! | lazily, as `Display` or an iterator | [`percent_encode`], [`utf8_percent_encode`] |
 //! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] (strict), [`encode_utf16_lossy`] (U+FFFD, as `URLSearchParams`) |
 //! | decode strictly / leniently | [`decode`], [`decode_lenient`] |
-//! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
+//! | decode to text: strictly / never failing (U+FFFD) | [`decode_str`], [`decode_str_lossy`] |
+//! | decode into your buffer or in place | [`Decoder::decode_slice`] (size it with [`decoded_len`], [`Decoder::decoded_len`]), [`decode_in_place`] |
 //! | decode as `decodeURI`, `unescape`; refuse `%2F`, `%00` | [`Decoder::URI`], [`Decoder::legacy_u`], [`Decoder::reject`] |
 //! | is it already encoded for a set? | [`validate`] |
 //! | read or write form pairs (`a=1&b=two+words`), as `URLSearchParams` | [`form::parse`] (a query with its `?`: [`form::parse_query`]), [`form::serialize`], [`form::Serializer`] |
@@ -496,4 +497,22 @@ pub fn decode_str_lossy<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, str> {
 /// ```
 pub fn decode_in_place(buf: &mut [u8]) -> Result<usize, DecodeError> {
     Decoder::new().decode_in_place(buf)
+}
+
+/// The exact length of [`decode`]`(input)` (strict escapes, bytes as they are), or its error,
+/// computed without allocating: the size for [`Decoder::decode_slice`], as [`encoded_len`] is
+/// for [`encode_slice`]. [`Decoder::decoded_len`] measures for the other decoders.
+///
+/// # Errors
+///
+/// As [`decode`].
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(pctenc::decoded_len("a%2Fb"), Ok(3));
+/// assert_eq!(pctenc::decoded_len("50%off").unwrap_err().offset(), 2);
+/// ```
+pub fn decoded_len(input: impl AsRef<[u8]>) -> Result<usize, DecodeError> {
+    Decoder::new().decoded_len(input)
 }

@@ -10,8 +10,8 @@ mod common;
 
 use std::borrow::Cow;
 
-use common::{cases, engines_with_scalar};
-use pctenc::{DecodeErrorKind, Decoder, Encoder, Set, form, sets};
+use common::{all_decoders, cases, engines_with_scalar, option_decoders, show};
+use pctenc::{DecodeErrorKind, Decoder, Encoder, Set, Utf8Mode, form, sets};
 use proptest::prelude::*;
 use proptest::sample::select;
 
@@ -357,4 +357,126 @@ fn decode_str_examples() {
     assert!(matches!(pctenc::decode_str_lossy("plain"), Cow::Borrowed("plain")));
     assert_eq!(pctenc::decode_str_lossy("%zz%C3%A9%FF+"), "%zzé\u{FFFD}+");
     assert_eq!(pctenc::decode_str_lossy(b"\xC3"), "\u{FFFD}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Sizing decoded output: `decoded_len`, `DecodeError::needed`
+
+/// Every decoder of the tests: the three switches, and with the options on escapes.
+fn decoders() -> Vec<Decoder> {
+    let mut all = all_decoders();
+    all.extend(option_decoders());
+    all
+}
+
+/// `decoded_len` is `decode(..).len()`, or `decode`'s error, for every decoder option on
+/// every backend.
+fn decoded_len_agrees(input: &[u8]) {
+    for engine in engines_with_scalar() {
+        for dec in decoders() {
+            let dec = dec.engine(engine);
+            let want = dec.decode(input).map(|d| d.len()).map_err(|e| (e.offset(), e.kind()));
+            let got = dec.decoded_len(input).map_err(|e| (e.offset(), e.kind()));
+            assert_eq!(got, want, "decoded_len: {dec:?} on b\"{}\"", show(input));
+        }
+    }
+    assert_eq!(pctenc::decoded_len(input), Decoder::new().decoded_len(input));
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn decoded_len_is_the_length_of_decode(input in decode_input()) {
+        decoded_len_agrees(&input);
+    }
+
+    /// A too-small slice: `needed` is the decoded length, and a buffer of that size works;
+    /// input with a problem anywhere reports the problem, whatever the room.
+    #[test]
+    fn decode_slice_reports_the_size_needed(input in decode_input(), room in any::<prop::sample::Index>()) {
+        for dec in decoders() {
+            let want = dec.decode(&input).map(|d| d.into_owned());
+            let room_for = |n: usize| if n == 0 { 0 } else { room.index(n) };
+            match want {
+                Ok(v) => {
+                    let mut buf = vec![0u8; v.len()];
+                    let room = room_for(v.len());
+                    if room < v.len() {
+                        let err = dec.decode_slice(&input, &mut buf[..room]).unwrap_err();
+                        prop_assert_eq!(err.kind(), DecodeErrorKind::BufferTooSmall);
+                        prop_assert_eq!(err.needed(), Some(v.len()), "{:?} room {}", dec, room);
+                    }
+                    let n = dec.decode_slice(&input, &mut buf).unwrap();
+                    prop_assert_eq!(&buf[..n], &v[..]);
+                }
+                Err(e) => {
+                    let mut buf = vec![0u8; room_for(input.len() * 3 + 1)];
+                    let got = dec.decode_slice(&input, &mut buf).unwrap_err();
+                    prop_assert_eq!((got.offset(), got.kind(), got.needed()), (e.offset(), e.kind(), None));
+                }
+            }
+        }
+    }
+}
+
+/// Lossy sequences and `%u` escapes cut by the 512-byte pieces `decoded_len` decodes into,
+/// at every position around the first and second boundaries.
+#[test]
+fn decoded_len_across_its_pieces() {
+    let tails: &[&[u8]] = &[
+        b"%E2%82%AC!",
+        b"%E2%82!",
+        b"\xE2\x82\xAC!",
+        b"\xE2\x82",
+        b"\xF0\x9F\x98%80",
+        b"%F0%9F%98",
+        b"\xFF\xFF",
+        b"%uD83D%uDE00",
+        b"%uD83D!",
+        b"%C3",
+    ];
+    for start in (490..530).chain(1010..1040) {
+        for tail in tails {
+            let mut input = vec![b'a'; start];
+            input.extend_from_slice(tail);
+            input.extend_from_slice(&input.clone());
+            decoded_len_agrees(&input);
+        }
+    }
+}
+
+#[test]
+fn lossy_output_longer_than_input() {
+    let lossy = Decoder::new().utf8(Utf8Mode::Lossy);
+    // One invalid byte, three bytes of U+FFFD.
+    assert_eq!(lossy.decoded_len(b"\xFF"), Ok(3));
+    assert_eq!(lossy.decoded_len(b"a\xFF\xFE"), Ok(7));
+    assert_eq!(lossy.decoded_len("%E2%82"), Ok(3));
+    // decode_in_place cannot grow: the error says how large the output is.
+    let mut buf = *b"\xFF\xFF";
+    let err = lossy.decode_in_place(&mut buf).unwrap_err();
+    assert_eq!((err.kind(), err.offset(), err.needed()), (DecodeErrorKind::BufferTooSmall, 0, Some(6)));
+    let mut small = [0u8; 4];
+    let err = lossy.decode_slice(b"\xFF\xFF", &mut small).unwrap_err();
+    assert_eq!((err.offset(), err.needed()), (1, Some(6)));
+}
+
+#[test]
+fn decode_slice_too_small_names_the_size() {
+    let mut buf = [0u8; 2];
+    let err = Decoder::new().decode_slice("abcd", &mut buf).unwrap_err();
+    assert_eq!((err.kind(), err.offset(), err.needed()), (DecodeErrorKind::BufferTooSmall, 2, Some(4)));
+    assert_eq!(err.to_string(), "offset 2: output buffer too small: 4 bytes needed");
+    // A problem after the point where the room ran out is what is reported.
+    let err = Decoder::new().decode_slice("abcd%zz", &mut buf).unwrap_err();
+    assert_eq!((err.kind(), err.offset(), err.needed()), (DecodeErrorKind::InvalidEscape, 4, None));
+    let err = Decoder::URI_COMPONENT.decode_slice("abcd%FF", &mut buf).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::InvalidUtf8, 4));
+    // Errors of other kinds have no size.
+    assert_eq!(pctenc::decode("%").unwrap_err().needed(), None);
+    assert_eq!(
+        pctenc::decode("%").unwrap_err().to_string(),
+        "offset 0: truncated percent-escape: `%` needs two hex digits"
+    );
 }
