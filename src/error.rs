@@ -9,7 +9,8 @@ use core::fmt;
 /// Nothing useful has been written when this is returned; [`needed`](BufferTooSmall::needed)
 /// says exactly how large the slice must be. (The slice and in-place decoders report a
 /// too-small output as a [`DecodeError`] of kind [`DecodeErrorKind::BufferTooSmall`] instead,
-/// which says where the output stopped fitting rather than how large it must be.)
+/// which says where the output stopped fitting, and whose
+/// [`needed`](DecodeError::needed) is how large it must be.)
 ///
 /// ```
 /// let mut out = [0u8; 4];
@@ -133,11 +134,13 @@ impl fmt::Display for DecodeErrorKind {
 pub struct DecodeError {
     pub(crate) offset: usize,
     pub(crate) kind: DecodeErrorKind,
+    /// The output size needed, for [`DecodeErrorKind::BufferTooSmall`].
+    pub(crate) needed: Option<usize>,
 }
 
 impl DecodeError {
     pub(crate) const fn new(offset: usize, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError { offset, kind }
+        DecodeError { offset, kind, needed: None }
     }
 
     /// The byte offset in the input where the problem starts (the `%` of a bad escape), to
@@ -178,13 +181,52 @@ impl DecodeError {
     /// ```
     #[must_use]
     pub fn shifted(self, by: usize) -> DecodeError {
-        DecodeError { offset: self.offset.saturating_add(by), kind: self.kind }
+        DecodeError { offset: self.offset.saturating_add(by), ..self }
+    }
+}
+
+impl DecodeError {
+    /// A [`DecodeErrorKind::BufferTooSmall`] error at `offset` that knows the size needed.
+    pub(crate) const fn too_small(offset: usize, needed: usize) -> DecodeError {
+        DecodeError { offset, kind: DecodeErrorKind::BufferTooSmall, needed: Some(needed) }
+    }
+
+    /// For an error of kind [`DecodeErrorKind::BufferTooSmall`], the exact size the output
+    /// slice needs, as [`BufferTooSmall::needed`] says for encoding (saturating at
+    /// `usize::MAX`); `None` for every other kind. The slice decoders report a lack of room
+    /// only for input that decodes without error, so a buffer of this size is enough: try a
+    /// buffer at hand first, and allocate only when it is too small. The size is what
+    /// [`Decoder::decoded_len`](crate::Decoder::decoded_len) computes.
+    ///
+    /// An accessor rather than a field of the kind, so that `DecodeErrorKind::BufferTooSmall`
+    /// stays a plain variant and code that compares kinds keeps working.
+    ///
+    /// ```
+    /// use pctenc::{Decoder, DecodeErrorKind};
+    ///
+    /// let dec = Decoder::URI_COMPONENT;
+    /// let input = "J%C3%BCrgen%20%26%20Bj%C3%B6rk";
+    /// let mut stack = [0u8; 8];
+    /// let err = dec.decode_slice(input, &mut stack).unwrap_err();
+    /// assert_eq!((err.kind(), err.needed()), (DecodeErrorKind::BufferTooSmall, Some(16)));
+    /// let mut heap = vec![0u8; err.needed().unwrap()];
+    /// let n = dec.decode_slice(input, &mut heap).unwrap();
+    /// assert_eq!(&heap[..n], "Jürgen & Björk".as_bytes());
+    ///
+    /// assert_eq!(pctenc::decode("%zz").unwrap_err().needed(), None);
+    /// ```
+    pub fn needed(&self) -> Option<usize> {
+        self.needed
     }
 }
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "offset {}: {}", self.offset, self.kind)
+        write!(f, "offset {}: {}", self.offset, self.kind)?;
+        match self.needed {
+            Some(needed) => write!(f, ": {needed} bytes needed"),
+            None => Ok(()),
+        }
     }
 }
 

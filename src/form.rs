@@ -16,9 +16,9 @@
 //!   `URLSearchParams.toString()` and `form_urlencoded::Serializer` write, byte for byte.
 //!
 //! Two differences from `URLSearchParams`: its constructor drops one leading `?` from a string,
-//! and the parser does not (so `?a=b` has the name `?a`, as with `form_urlencoded::parse`);
-//! strip it first when you parse `location.search`. And `URLSearchParams` is a mutable list of
-//! pairs; here parsing is an iterator and serializing appends to a `String`, so collect the
+//! and [`parse`] does not (so `?a=b` has the name `?a`, as with `form_urlencoded::parse`);
+//! [`parse_query`] does, for `location.search` and the query of a URL. And `URLSearchParams`
+//! is a mutable list of pairs; here parsing is an iterator and serializing appends to a `String`, so collect the
 //! pairs into whatever container suits you.
 //!
 //! ```
@@ -48,7 +48,10 @@ use crate::{Decoder, Encoder, sets};
 /// space, escapes are decoded leniently (a `%` that does not start `%HH` stays as it is) and
 /// the bytes are decoded as UTF-8 with each invalid sequence replaced by U+FFFD, as
 /// [`String::from_utf8_lossy`] does (a byte order mark is kept). This is [`Decoder::FORM`] on
-/// each name and value. Nothing can fail, and a leading `?` is part of the first name.
+/// each name and value. Nothing can fail, and a leading `?` is part of the first name: this
+/// is the parser of the standard and of `form_urlencoded::parse`, for a form body; for a
+/// query string that may start with `?`, as `new URLSearchParams("?a=1")` takes it, use
+/// [`parse_query`].
 ///
 /// Each name and value is [`Cow::Borrowed`] from `input` when it has no `%` and no `+` and is
 /// valid UTF-8, so parsing plain input allocates nothing.
@@ -75,6 +78,29 @@ use crate::{Decoder, Encoder, sets};
 /// ```
 pub fn parse<I: AsRef<[u8]> + ?Sized>(input: &I) -> Pairs<'_> {
     Pairs { rest: input.as_ref() }
+}
+
+/// Parses a query string as `new URLSearchParams(string)` does: one leading `?` is dropped,
+/// then the rest is [`parse`]d. For `location.search`, or the query of a URL with its `?`;
+/// only one `?` is dropped, so `??a=1` has the name `?a`, as in browsers. A form body, which
+/// never starts with a `?` that is not data, goes to [`parse`] instead, which keeps it (the
+/// standard's parser and `form_urlencoded::parse` keep it too: `?a=1` has the name `?a`).
+///
+/// ```
+/// use pctenc::form;
+///
+/// let pairs: Vec<_> = form::parse_query("?q=rust+simd&page=2").collect();
+/// assert_eq!(pairs, [("q".into(), "rust simd".into()), ("page".into(), "2".into())]);
+/// // One `?` only, as URLSearchParams; `parse` keeps it.
+/// assert_eq!(form::parse_query("??a=1").next().unwrap().0, "?a");
+/// assert_eq!(form::parse("?a=1").next().unwrap().0, "?a");
+/// // Without a `?`, the same as `parse`.
+/// assert!(form::parse_query("a=1&b").eq(form::parse("a=1&b")));
+/// ```
+#[doc(alias = "URLSearchParams")]
+pub fn parse_query<I: AsRef<[u8]> + ?Sized>(input: &I) -> Pairs<'_> {
+    let input = input.as_ref();
+    parse(input.strip_prefix(b"?").unwrap_or(input))
 }
 
 /// The `(name, value)` pairs of a form body, in order: what [`parse`] returns.

@@ -43,9 +43,30 @@
 //! | what a browser's URL parser writes | [`sets::PATH`], [`sets::QUERY`], [`sets::FRAGMENT`], ... |
 //! | what Python or Go write | [`sets::PYTHON_QUOTE`], [`sets::PYTHON_QUOTE_PLUS`], [`sets::GO_PATH`] |
 //!
-//! Custom sets are `const`s built from these with [`Set::add`], [`Set::remove`] and friends.
+//! Custom sets are `const`s built from these with [`Set::keep`] and [`Set::escape`], which
+//! name the bytes to keep raw or to escape (`sets::RFC3986.keep(b"/")`), and friends; the
+//! `percent-encoding` crate's one-byte names, [`Set::remove`] (keep) and [`Set::add`]
+//! (escape), are there too.
 //! The guide [`guide::choosing_a_set`] explains the traps (three form dialects, sets that keep
 //! `%`, paths against path segments) and which decoder undoes each set.
+//!
+//! A [`Set`] is a small `Copy` value (48 bytes), passed by one rule: a function that only
+//! reads the set takes `&Set`, as the `percent-encoding` crate's functions take `&AsciiSet`
+//! ([`encode`], [`encode_slice`], [`validate`], [`Engine::encode`], ...), and a builder that
+//! keeps it takes the `Set` itself ([`Encoder::new`], [`Encoder::with_set`],
+//! [`Engine::encoder`], [`Decoder::keep_encoded`]; all `const fn`s, so encoders are
+//! constants too). From a reference, write `*set`. Sets are also read from their names,
+//! `"component".parse::<Set>()` (see [`sets::NAMED`]).
+//!
+//! ```
+//! use pctenc::{sets, Encoder, Set};
+//!
+//! const ENC: Encoder = Encoder::new(sets::COMPONENT);
+//! assert_eq!(pctenc::encode("a b", &sets::COMPONENT), ENC.encode("a b"));
+//! let set: &Set = &"form".parse().unwrap();
+//! assert_eq!(pctenc::encode("a b", set), "a+b");
+//! assert_eq!(ENC.with_set(*set).encode("a b"), "a+b");
+//! ```
 //!
 //! # Encoding and decoding
 //!
@@ -75,12 +96,13 @@
 //! | append to a `String` / `Vec<u8>` | [`encode_string`], [`Encoder::encode_vec`] |
 //! | into your buffer, no allocation | [`encode_slice`] (size it with [`encoded_len`]) |
 //! | lazily, as `Display` or an iterator | [`percent_encode`], [`utf8_percent_encode`] |
-//! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] |
+//! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] (strict), [`encode_utf16_lossy`] (U+FFFD, as `URLSearchParams`) |
 //! | decode strictly / leniently | [`decode`], [`decode_lenient`] |
-//! | decode into your buffer or in place | [`Decoder::decode_slice`], [`decode_in_place`] |
+//! | decode to text: strictly / never failing (U+FFFD) | [`decode_str`], [`decode_str_lossy`] |
+//! | decode into your buffer or in place | [`Decoder::decode_slice`] (size it with [`decoded_len`], [`Decoder::decoded_len`]), [`decode_in_place`] |
 //! | decode as `decodeURI`, `unescape`; refuse `%2F`, `%00` | [`Decoder::URI`], [`Decoder::legacy_u`], [`Decoder::reject`] |
 //! | is it already encoded for a set? | [`validate`] |
-//! | read or write form pairs (`a=1&b=two+words`), as `URLSearchParams` | [`form::parse`], [`form::serialize`], [`form::Serializer`] |
+//! | read or write form pairs (`a=1&b=two+words`), as `URLSearchParams` | [`form::parse`] (a query with its `?`: [`form::parse_query`]), [`form::serialize`], [`form::Serializer`] |
 //! | encode half-encoded input, keeping its escapes (re-quote) | [`requote`], [`Encoder::keep_escapes`] |
 //! | RFC 3986 normalization: uppercase hex, decode unreserved escapes | [`normalize`], [`normalize_slice`], [`normalize_in_place`] |
 //! | encode or decode input that arrives in pieces | [`StreamEncoder`], [`StreamDecoder`] |
@@ -91,12 +113,12 @@
 //!
 //! | `percent-encoding` | pctenc |
 //! |---|---|
-//! | `AsciiSet`, `CONTROLS.add(b' ')` | [`Set`], [`sets::C0_CONTROL`]`.add(b' ')` (`const` too) |
+//! | `AsciiSet`, `CONTROLS.add(b' ')` | [`Set`], [`sets::C0_CONTROL`]`.add(b' ')` or `.escape(b" ")` (`const` too) |
 //! | `NON_ALPHANUMERIC` | [`sets::NON_ALPHANUMERIC`] |
 //! | `utf8_percent_encode(s, SET)` / `percent_encode(b, SET)` | [`utf8_percent_encode`]`(s, &SET)` / [`percent_encode`]`(b, &SET)`: same `Display`, `Iterator<Item = &str>` and `Into<Cow<str>>`; or [`encode`]`(s, &SET)`, the fast path |
 //! | `percent_decode(b).collect::<Vec<u8>>()` / `percent_decode_str(s)` | [`decode_lenient`]`(b)` (same lenient rule) |
-//! | `percent_decode(b).decode_utf8()` | [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Strict`]`).decode_to_str(b)` (errors name the offset) |
-//! | `percent_decode(b).decode_utf8_lossy()` | [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Lossy`]`).decode_to_str(b)` |
+//! | `percent_decode(b).decode_utf8()`, `urlencoding::decode(s)` | [`decode_str`]`(b)` (strict escapes too; errors name the offset), or [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Strict`]`).decode_to_str(b)` (the same rule) |
+//! | `percent_decode(b).decode_utf8_lossy()` | [`decode_str_lossy`]`(b)` |
 //!
 //! In most code the port is: replace `percent_encoding::` by `pctenc::`, pass the set by
 //! reference, and pick the pctenc set that matches the `AsciiSet` (or build it the same way).
@@ -187,7 +209,7 @@ pub mod __par {
         crate::par::decode_vec(decoder, input, out, crate::par::CHUNK)
     }
 }
-pub use set::Set;
+pub use set::{ParseSetError, Set};
 pub use validate::{ValidationError, ValidationErrorKind};
 
 /// Percent-encodes `input` with `set`, borrowing it when nothing needs escaping.
@@ -259,7 +281,8 @@ pub fn encoded_len(input: impl AsRef<[u8]>, set: &Set) -> usize {
 
 /// Percent-encodes UTF-16 text (a JavaScript or Windows string) as its UTF-8 bytes. A lone
 /// surrogate is an error naming its index: exactly the inputs on which JavaScript's
-/// `encodeURIComponent` throws `URIError`.
+/// `encodeURIComponent` throws `URIError` ([`encode_utf16_lossy`] writes U+FFFD instead, as
+/// `URLSearchParams` does).
 ///
 /// # Errors
 ///
@@ -276,6 +299,25 @@ pub fn encoded_len(input: impl AsRef<[u8]>, set: &Set) -> usize {
 #[cfg(feature = "alloc")]
 pub fn encode_utf16(input: &[u16], set: &Set) -> Result<String, Utf16Error> {
     Encoder::new(*set).encode_utf16(input)
+}
+
+/// Percent-encodes UTF-16 text as its UTF-8 bytes, each lone surrogate written as U+FFFD
+/// (`%EF%BF%BD` in every set that escapes non-ASCII), as `URLSearchParams` and the URL parser
+/// do with a JavaScript string. Never fails; [`encode_utf16`] is the strict form, which
+/// reports the lone surrogate where `encodeURIComponent` throws. The shortcut for
+/// [`Encoder::encode_utf16_lossy`].
+///
+/// ```
+/// use pctenc::sets;
+///
+/// // new URLSearchParams({"x\uDC53": "1"}).toString() is "x%EF%BF%BD=1"
+/// assert_eq!(pctenc::encode_utf16_lossy(&[0x78, 0xDC53], &sets::FORM), "x%EF%BF%BD");
+/// let units: Vec<u16> = "é".encode_utf16().collect();
+/// assert_eq!(pctenc::encode_utf16_lossy(&units, &sets::COMPONENT), "%C3%A9");
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode_utf16_lossy(input: &[u16], set: &Set) -> String {
+    Encoder::new(*set).encode_utf16_lossy(input)
 }
 
 /// Re-quotes `input` for `set`: encodes what needs encoding without encoding anything twice.
@@ -388,6 +430,57 @@ pub fn decode_lenient<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, [u8]> {
     }
 }
 
+/// Decodes to text, strictly: every `%` must start a `%HH` escape and the decoded bytes must
+/// be UTF-8, else the error names the offset of the first problem. What JavaScript's
+/// `decodeURIComponent` does ([`Decoder::URI_COMPONENT`]`.decode_to_str`), in one call for
+/// code that used `percent_decode_str(s).decode_utf8()` or `urlencoding::decode(s)`; unlike
+/// them it also refuses a `%` that starts no escape (they copy it). `+` is kept. Borrows
+/// `input` when it has no `%` (and is UTF-8).
+///
+/// # Errors
+///
+/// [`DecodeError`] at the first problem: a malformed `%`
+/// ([`TruncatedEscape`](DecodeErrorKind::TruncatedEscape),
+/// [`InvalidEscape`](DecodeErrorKind::InvalidEscape)) or the start of invalid UTF-8
+/// ([`InvalidUtf8`](DecodeErrorKind::InvalidUtf8)).
+///
+/// # Examples
+///
+/// ```
+/// use pctenc::DecodeErrorKind;
+///
+/// assert_eq!(pctenc::decode_str("J%C3%BCrgen%20%26%20Bj%C3%B6rk").unwrap(), "Jürgen & Björk");
+/// let err = pctenc::decode_str("caf%E9").unwrap_err();
+/// assert_eq!((err.offset(), err.kind()), (3, DecodeErrorKind::InvalidUtf8));
+/// assert_eq!(pctenc::decode_str("100%").unwrap_err().kind(), DecodeErrorKind::TruncatedEscape);
+/// assert!(matches!(pctenc::decode_str("plain"), Ok(std::borrow::Cow::Borrowed("plain"))));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode_str<I: AsRef<[u8]> + ?Sized>(input: &I) -> Result<Cow<'_, str>, DecodeError> {
+    Decoder::URI_COMPONENT.decode_to_str(input)
+}
+
+/// Decodes to text and never fails: a `%` that starts no escape is copied (as
+/// [`decode_lenient`]), and each invalid UTF-8 sequence becomes U+FFFD, as
+/// [`String::from_utf8_lossy`] does. One call for code that used
+/// `percent_decode_str(s).decode_utf8_lossy()`, with the same result. `+` is kept (for form
+/// values, where `+` is a space, see [`Decoder::FORM`]). Borrows `input` when it has no `%`
+/// and is UTF-8.
+///
+/// ```
+/// assert_eq!(pctenc::decode_str_lossy("caf%C3%A9 100%"), "café 100%");
+/// assert_eq!(pctenc::decode_str_lossy("caf%E9"), "caf\u{FFFD}");
+/// assert_eq!(pctenc::decode_str_lossy(b"a+b\xFF"), "a+b\u{FFFD}");
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode_str_lossy<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, str> {
+    match Decoder::new().lenient(true).utf8(Utf8Mode::Lossy).decode_to_str(input) {
+        Ok(text) => text,
+        // Lenient lossy decoding has no error case.
+        Err(_) => unreachable!("lenient lossy decoding never fails"),
+    }
+}
+
 /// Decodes `buf` in place, strictly (as [`decode`]), and returns the decoded length: the
 /// result is `buf[..len]`. Never allocates.
 ///
@@ -404,4 +497,22 @@ pub fn decode_lenient<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, [u8]> {
 /// ```
 pub fn decode_in_place(buf: &mut [u8]) -> Result<usize, DecodeError> {
     Decoder::new().decode_in_place(buf)
+}
+
+/// The exact length of [`decode`]`(input)` (strict escapes, bytes as they are), or its error,
+/// computed without allocating: the size for [`Decoder::decode_slice`], as [`encoded_len`] is
+/// for [`encode_slice`]. [`Decoder::decoded_len`] measures for the other decoders.
+///
+/// # Errors
+///
+/// As [`decode`].
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(pctenc::decoded_len("a%2Fb"), Ok(3));
+/// assert_eq!(pctenc::decoded_len("50%off").unwrap_err().offset(), 2);
+/// ```
+pub fn decoded_len(input: impl AsRef<[u8]>) -> Result<usize, DecodeError> {
+    Decoder::new().decoded_len(input)
 }

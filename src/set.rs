@@ -18,17 +18,22 @@ use core::fmt;
 /// A set may also write a space as `+` instead of `%20`
 /// ([`with_space_as_plus`](Set::with_space_as_plus)), as HTML forms do.
 ///
-/// Sets are `Copy`, small (48 bytes), and built with `const fn`s, so a custom set is a constant:
+/// Sets are `Copy`, small (48 bytes), and built with `const fn`s, so a custom set is a constant.
+/// The builders say what happens to the bytes they name: [`keep`](Set::keep) and
+/// [`escape`](Set::escape) (or [`remove`](Set::remove) and [`add`](Set::add), one byte at a
+/// time, as the `percent-encoding` crate calls them):
 ///
 /// ```
 /// use pctenc::{sets, Set};
 ///
 /// // Keep letters, digits and `-._~/` (an RFC 3986 path that keeps its slashes).
-/// const PATH_KEEP_SLASH: Set = sets::RFC3986.remove(b'/');
+/// const PATH_KEEP_SLASH: Set = sets::RFC3986.keep(b"/");
 /// assert_eq!(pctenc::encode("a b/c", &PATH_KEEP_SLASH), "a%20b/c");
 ///
 /// // The same set, spelled as the characters to keep.
 /// assert_eq!(Set::keeping(b"-._~/"), PATH_KEEP_SLASH);
+/// // And in the words of the percent-encoding crate.
+/// assert_eq!(sets::RFC3986.remove(b'/'), PATH_KEEP_SLASH);
 /// ```
 ///
 /// Two sets are equal when they encode every input alike: a set that keeps the space is equal
@@ -79,7 +84,7 @@ impl Set {
     /// ```
     /// use pctenc::Set;
     ///
-    /// const SPACES_ONLY: Set = Set::EMPTY.add(b' ');
+    /// const SPACES_ONLY: Set = Set::EMPTY.escape(b" ");
     /// assert_eq!(pctenc::encode("a b&c", &SPACES_ONLY), "a%20b&c");
     /// ```
     pub const EMPTY: Set = Set { ascii: 0, rows: [0; 16], flags: 0 };
@@ -112,13 +117,16 @@ impl Set {
         set
     }
 
-    /// This set, also escaping `byte`. Bytes `0x80..=0xFF` are escaped already unless the set
-    /// is an IRI set, which keeps all of them; for those bytes `add` changes nothing.
+    /// This set, also escaping `byte`: [`escape`](Set::escape) for one byte, under the
+    /// `percent-encoding` crate's name (`AsciiSet::add`). Bytes `0x80..=0xFF` are escaped
+    /// already unless the set is an IRI set, which keeps all of them; for those bytes `add`
+    /// changes nothing.
     ///
     /// ```
     /// use pctenc::sets;
     ///
     /// let set = sets::RFC3986.remove(b'/').add(b'~');
+    /// assert_eq!(set, sets::RFC3986.keep(b"/").escape(b"~"));
     /// assert!(set.contains(b'~') && !set.contains(b'/'));
     /// ```
     #[must_use]
@@ -132,8 +140,9 @@ impl Set {
         }
     }
 
-    /// This set, keeping `byte` raw. For bytes `0x80..=0xFF` this changes nothing (see
-    /// [`with_iri`](Set::with_iri)).
+    /// This set, keeping `byte` raw: [`keep`](Set::keep) for one byte, under the
+    /// `percent-encoding` crate's name (`AsciiSet::remove`). For bytes `0x80..=0xFF` this
+    /// changes nothing (see [`with_iri`](Set::with_iri)).
     ///
     /// ```
     /// let set = pctenc::sets::COMPONENT.remove(b'@');
@@ -156,7 +165,7 @@ impl Set {
     /// ```
     /// use pctenc::{sets, Set};
     ///
-    /// let set = sets::PATH.union(Set::EMPTY.add(b'/'));
+    /// let set = sets::PATH.union(Set::EMPTY.escape(b"/"));
     /// assert_eq!(pctenc::encode("a/b c", &set), "a%2Fb%20c");
     /// ```
     #[must_use]
@@ -177,7 +186,7 @@ impl Set {
     /// use pctenc::Set;
     ///
     /// // Keep only vowels: escape every other ASCII byte.
-    /// let set = Set::EMPTY.add(b'a').add(b'e').add(b'i').add(b'o').add(b'u').complement();
+    /// let set = Set::EMPTY.escape(b"aeiou").complement();
     /// assert_eq!(pctenc::encode("iou, aye!", &set), "iou%2C%20a%79e%21");
     /// assert_eq!(Set::ALL.complement(), Set::EMPTY);
     /// ```
@@ -359,6 +368,144 @@ impl fmt::Debug for Set {
             .finish()
     }
 }
+
+/// Building sets by naming bytes: [`keep`](Set::keep) and [`escape`](Set::escape) say what
+/// happens to the bytes they are given, in the words of [`Set::keeping`] and `SETS.md`.
+/// The single-byte [`add`](Set::add) (escape) and [`remove`](Set::remove) (keep) are the
+/// same operations under the names of the `percent-encoding` crate, whose sets list what is
+/// escaped.
+impl Set {
+    /// This set, keeping each byte of `bytes` raw (copied as is by the encoder). ASCII bytes
+    /// only: bytes `0x80..=0xFF` in `bytes` change nothing (see [`with_iri`](Set::with_iri)).
+    /// The byte-string form of [`remove`](Set::remove), the `percent-encoding` name.
+    ///
+    /// ```
+    /// use pctenc::{sets, Set};
+    ///
+    /// // RFC 3986 unreserved, and the delimiters of a path.
+    /// const PATH_SEGMENTS: Set = sets::RFC3986.keep(b"/@:");
+    /// assert_eq!(pctenc::encode("a b/c@d", &PATH_SEGMENTS), "a%20b/c@d");
+    /// assert_eq!(PATH_SEGMENTS, sets::RFC3986.remove(b'/').remove(b'@').remove(b':'));
+    /// ```
+    #[must_use]
+    #[doc(alias = "remove")]
+    pub const fn keep(self, bytes: &[u8]) -> Set {
+        let mut set = self;
+        let mut i = 0;
+        while i < bytes.len() {
+            set = set.remove(bytes[i]);
+            i += 1;
+        }
+        set
+    }
+
+    /// This set, also escaping each byte of `bytes` (written `%HH`). Bytes `0x80..=0xFF` are
+    /// escaped already unless the set is an IRI set, which keeps all of them; for those bytes
+    /// `escape` changes nothing. The byte-string form of [`add`](Set::add), the
+    /// `percent-encoding` name.
+    ///
+    /// ```
+    /// use pctenc::{sets, Set};
+    ///
+    /// // encodeURIComponent, but escaping `'` and `*` too.
+    /// const STRICTER: Set = sets::COMPONENT.escape(b"'*");
+    /// assert_eq!(pctenc::encode("it's *", &STRICTER), "it%27s%20%2A");
+    /// assert_eq!(STRICTER, sets::COMPONENT.add(b'\'').add(b'*'));
+    /// // Starting from nothing: escape only these.
+    /// assert_eq!(pctenc::encode("a b&c", &Set::EMPTY.escape(b" &")), "a%20b%26c");
+    /// ```
+    #[must_use]
+    #[doc(alias = "add")]
+    pub const fn escape(self, bytes: &[u8]) -> Set {
+        let mut set = self;
+        let mut i = 0;
+        while i < bytes.len() {
+            set = set.add(bytes[i]);
+            i += 1;
+        }
+        set
+    }
+}
+
+/// Parses a set name, as [`Set::by_name`] does: a name of [`sets::NAMED`](crate::sets::NAMED)
+/// (the names of `SETS.md`, the CLI's `--set` and `pctenc sets`) or one of its aliases, in
+/// any case, `_` and `-` alike. For sets read from a configuration file or a command line,
+/// where a wrong name deserves an error that lists the right ones.
+///
+/// ```
+/// use pctenc::{sets, Set};
+///
+/// let set: Set = "encodeURIComponent".parse().unwrap();
+/// assert_eq!(set, sets::COMPONENT);
+/// assert_eq!("FORM".parse::<Set>(), Ok(sets::FORM));
+///
+/// let err = "fromm".parse::<Set>().unwrap_err();
+/// assert!(err.to_string().starts_with("unknown set `fromm`: expected one of rfc3986, component, "));
+/// ```
+impl core::str::FromStr for Set {
+    type Err = ParseSetError;
+
+    fn from_str(name: &str) -> Result<Set, ParseSetError> {
+        Set::by_name(name).ok_or_else(|| ParseSetError::new(name))
+    }
+}
+
+/// The error of parsing a [`Set`] from a name that is not one of
+/// [`sets::NAMED`](crate::sets::NAMED). Its message names the input (with `alloc`) and lists
+/// the names that would have worked.
+///
+/// ```
+/// let err = "nope".parse::<pctenc::Set>().unwrap_err();
+/// assert_eq!(err.name(), "nope");
+/// let message = err.to_string();
+/// for named in pctenc::sets::NAMED {
+///     assert!(message.contains(named.name));
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSetError {
+    #[cfg(feature = "alloc")]
+    name: alloc::string::String,
+}
+
+impl ParseSetError {
+    fn new(name: &str) -> ParseSetError {
+        #[cfg(not(feature = "alloc"))]
+        let _ = name;
+        ParseSetError {
+            #[cfg(feature = "alloc")]
+            name: name.into(),
+        }
+    }
+
+    /// The name that was not found, as given.
+    ///
+    /// ```
+    /// assert_eq!("uri_componnent".parse::<pctenc::Set>().unwrap_err().name(), "uri_componnent");
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl fmt::Display for ParseSetError {
+    /// `unknown set `nope`: expected one of rfc3986, component, ...` (without `alloc`, the
+    /// name is left out).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        #[cfg(feature = "alloc")]
+        write!(f, "unknown set `{}`: expected one of ", self.name.escape_debug())?;
+        #[cfg(not(feature = "alloc"))]
+        f.write_str("unknown set name: expected one of ")?;
+        for (i, named) in crate::sets::NAMED.iter().enumerate() {
+            f.write_str(if i == 0 { "" } else { ", " })?;
+            f.write_str(named.name)?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for ParseSetError {}
 
 #[cfg(test)]
 mod tests {

@@ -206,7 +206,7 @@ impl fmt::Debug for Reject {
 /// [`legacy_u`]: Decoder::legacy_u
 /// [`reject`]: Decoder::reject
 /// [`StreamDecoder`]: crate::StreamDecoder
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Decoder {
     lenient: bool,
     plus: bool,
@@ -786,8 +786,10 @@ impl Decoder {
     /// # Errors
     ///
     /// As [`decode`](Decoder::decode), and a too-small `out` is an error of kind
-    /// [`DecodeErrorKind::BufferTooSmall`] at the first input byte whose output does not fit
-    /// (an earlier problem in the input is reported first). After an error the contents of
+    /// [`DecodeErrorKind::BufferTooSmall`] at the first input byte whose output does not fit,
+    /// whose [`needed`](DecodeError::needed) is the size `out` needs
+    /// ([`decoded_len`](Decoder::decoded_len)). A problem in the input, before or after that
+    /// byte, is reported instead: more room would not help. After an error the contents of
     /// `out` are unspecified.
     ///
     /// # Examples
@@ -799,6 +801,8 @@ impl Decoder {
     ///
     /// let err = pctenc::Decoder::new().decode_slice("abcd", &mut buf[..2]).unwrap_err();
     /// assert_eq!((err.kind(), err.offset()), (pctenc::DecodeErrorKind::BufferTooSmall, 2));
+    /// assert_eq!(err.needed(), Some(4));
+    /// assert_eq!(err.to_string(), "offset 2: output buffer too small: 4 bytes needed");
     /// ```
     pub fn decode_slice(&self, input: impl AsRef<[u8]>, out: &mut [u8]) -> Result<usize, DecodeError> {
         let input = input.as_ref();
@@ -806,7 +810,9 @@ impl Decoder {
             .bytes(input, out, true)
             .map_err(|e| self.first_error(input, &out[..self.decoded_before(input, e)], e))?;
         if step.read < input.len() {
-            // Report a problem earlier in the input before the lack of room.
+            // A problem anywhere in the input comes before the lack of room (more room would
+            // not help), and the error says how much room the output needs.
+            let needed = self.decoded_len(input)?;
             if self.utf8 == Utf8Mode::Strict
                 && let Utf8End::Invalid(at) = utf8::check(&out[..step.written])
             {
@@ -817,18 +823,15 @@ impl Decoder {
                 Utf8Mode::Lossy => self.lossy_overflow(input, &out[..step.written], step.read, out.len()),
                 _ => step.read,
             };
-            return Err(DecodeError::new(offset, DecodeErrorKind::BufferTooSmall));
+            return Err(DecodeError::too_small(offset, needed));
         }
         let len = step.written;
         match self.utf8 {
             Utf8Mode::Bytes => Ok(len),
             Utf8Mode::Strict => self.check_utf8(input, &out[..len]).map(|()| len),
-            Utf8Mode::Lossy => utf8::lossy_in_place(out, len).map_err(|_| {
+            Utf8Mode::Lossy => utf8::lossy_in_place(out, len).map_err(|needed| {
                 let fit = lossy_fit(&out[..len], out.len());
-                DecodeError::new(
-                    scalar::source_offset(input, self.rules(), fit),
-                    DecodeErrorKind::BufferTooSmall,
-                )
+                DecodeError::too_small(scalar::source_offset(input, self.rules(), fit), needed)
             }),
         }
     }
@@ -885,8 +888,9 @@ impl Decoder {
     /// output longer than `buf` is an error of kind [`DecodeErrorKind::BufferTooSmall`] whose
     /// offset, the input being gone, is the index in the decoded bytes of the first one that
     /// did not fit: an escaped invalid byte (`%E9`, three bytes) brings the room for its
-    /// U+FFFD (three bytes), a raw one (one byte) does not. After an error the contents of
-    /// `buf` are unspecified.
+    /// U+FFFD (three bytes), a raw one (one byte) does not. Its [`needed`](DecodeError::needed)
+    /// is the length of the whole output. After an error the contents of `buf` are
+    /// unspecified.
     ///
     /// # Examples
     ///
@@ -903,7 +907,7 @@ impl Decoder {
     /// assert_eq!(&buf[..n], "caf\u{FFFD}".as_bytes());
     /// let mut raw = *b"caf\xE9!"; // a raw Latin-1 byte
     /// let err = lossy.decode_in_place(&mut raw).unwrap_err();
-    /// assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::BufferTooSmall, 3));
+    /// assert_eq!((err.kind(), err.offset(), err.needed()), (DecodeErrorKind::BufferTooSmall, 3, Some(7)));
     /// ```
     pub fn decode_in_place(&self, buf: &mut [u8]) -> Result<usize, DecodeError> {
         if self.utf8 == Utf8Mode::Strict {
@@ -911,9 +915,8 @@ impl Decoder {
         }
         let len = scalar::decode_in_place(buf, self.rules())?;
         match self.utf8 {
-            Utf8Mode::Lossy => utf8::lossy_in_place(buf, len).map_err(|_| {
-                DecodeError::new(lossy_fit(&buf[..len], buf.len()), DecodeErrorKind::BufferTooSmall)
-            }),
+            Utf8Mode::Lossy => utf8::lossy_in_place(buf, len)
+                .map_err(|needed| DecodeError::too_small(lossy_fit(&buf[..len], buf.len()), needed)),
             _ => Ok(len),
         }
     }
@@ -1000,4 +1003,183 @@ fn lossy_fit(bytes: &[u8], room: usize) -> usize {
         }
     }
     read
+}
+
+/// Sizing the output.
+impl Decoder {
+    /// The exact length of the decoding of `input`, or the error decoding would report: what
+    /// [`decode`](Decoder::decode) returns, measured without allocating (the input is decoded
+    /// in pieces into a buffer on the stack). Every option counts: lenient escapes copied as
+    /// they are, escapes [kept as written](Decoder::keep_encoded), `%uHHHH` escapes
+    /// ([`legacy_u`](Decoder::legacy_u), up to 4 bytes for 12 of input), and in
+    /// [`Utf8Mode::Lossy`] each replacement (three bytes of U+FFFD for what can be a single
+    /// invalid byte: the output can be longer than the input). The size to give
+    /// [`decode_slice`](Decoder::decode_slice) or to allocate; saturates at `usize::MAX`.
+    ///
+    /// # Errors
+    ///
+    /// Exactly those of [`decode`](Decoder::decode), at the same offset.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pctenc::{Decoder, Utf8Mode};
+    ///
+    /// assert_eq!(Decoder::new().decoded_len("caf%C3%A9"), Ok(5));
+    /// // Lossy: one invalid byte becomes the three bytes of U+FFFD.
+    /// assert_eq!(Decoder::new().utf8(Utf8Mode::Lossy).decoded_len(b"\xFF"), Ok(3));
+    /// assert_eq!(Decoder::new().decoded_len("%zz").unwrap_err().offset(), 0);
+    ///
+    /// let input = "q=caf%C3%A9+au+lait";
+    /// let mut buf = vec![0u8; Decoder::FORM.decoded_len(input).unwrap()];
+    /// let n = Decoder::FORM.decode_slice(input, &mut buf).unwrap();
+    /// assert_eq!((n, &buf[..]), (buf.len(), "q=café au lait".as_bytes()));
+    /// ```
+    pub fn decoded_len(&self, input: impl AsRef<[u8]>) -> Result<usize, DecodeError> {
+        let input = input.as_ref();
+        if self.utf8 == Utf8Mode::Strict {
+            // Escapes and UTF-8, errors in order; then the length is that of the bytes.
+            self.validate_utf8(input)?;
+        }
+        const PIECE: usize = 512;
+        let mut buf = [0u8; PIECE + 4];
+        // Lossy: the bytes of an unfinished UTF-8 sequence carried to the next piece, where
+        // what follows them decides how they are replaced.
+        let mut carried = 0;
+        let (mut read, mut total) = (0, 0usize);
+        loop {
+            let step = self
+                .bytes(&input[read..], &mut buf[carried..carried + PIECE], true)
+                .map_err(|e| e.shifted(read))?;
+            let end = carried + step.written;
+            read += step.read;
+            let done = read == input.len();
+            if self.utf8 != Utf8Mode::Lossy {
+                total = total.saturating_add(step.written);
+            } else {
+                let tail = if done { end } else { unfinished_tail(&buf[..end]) };
+                let len = utf8::lossy_len(&buf[..tail]).0.unwrap_or(usize::MAX);
+                total = total.saturating_add(len);
+                buf.copy_within(tail..end, 0);
+                carried = end - tail;
+            }
+            if done {
+                return Ok(total);
+            }
+            if step.read == 0 {
+                // Every call gets on (an escape's output is at most 12 bytes, far less than
+                // a piece): not reached. Stop rather than loop.
+                debug_assert!(false, "a piece of {PIECE} bytes always takes some input");
+                return Ok(total);
+            }
+        }
+    }
+}
+
+/// Where the unfinished UTF-8 sequence at the end of `bytes` starts (`bytes.len()` if there
+/// is none): a sequence that the bytes after it may still complete.
+fn unfinished_tail(bytes: &[u8]) -> usize {
+    match bytes.utf8_chunks().last() {
+        Some(last) if utf8::check(&bytes[bytes.len() - last.invalid().len()..]) == Utf8End::Incomplete(0) => {
+            bytes.len() - last.invalid().len()
+        }
+        _ => bytes.len(),
+    }
+}
+
+impl fmt::Debug for Decoder {
+    /// Every option by the name of its builder, the kept escapes readably: `nothing`, the
+    /// name of a predefined set (`sets::RFC3986`, `Decoder::URI_RESERVED`), or the bytes
+    /// whose escapes are kept, with runs as ranges (`"%/"`, `"\x00-\x1F"`, `"/" + 0x80-0xFF`).
+    ///
+    /// ```
+    /// use pctenc::Decoder;
+    ///
+    /// assert_eq!(
+    ///     format!("{:?}", Decoder::URI),
+    ///     "Decoder { lenient: false, plus_as_space: false, utf8: Strict, legacy_u: false, \
+    ///      keep_encoded: Decoder::URI_RESERVED, reject: Reject(NONE), engine: None }"
+    /// );
+    /// assert!(format!("{:?}", Decoder::new()).contains("keep_encoded: nothing,"));
+    /// let dec = Decoder::new().keep_encoded(pctenc::Set::EMPTY.escape(b"%/"));
+    /// assert!(format!("{dec:?}").contains(r#"keep_encoded: "%/" + 0x80-0xFF,"#));
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decoder")
+            .field("lenient", &self.lenient)
+            .field("plus_as_space", &self.plus)
+            .field("utf8", &self.utf8)
+            .field("legacy_u", &self.legacy_u)
+            .field("keep_encoded", &KeptEncoded(self.keep))
+            .field("reject", &self.reject)
+            .field("engine", &self.engine.map(|e| e.backend()))
+            .finish()
+    }
+}
+
+/// The `Debug` form of [`Decoder::kept_encoded`].
+struct KeptEncoded(Set);
+
+impl fmt::Debug for KeptEncoded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let set = self.0;
+        let (ascii, high) = (set.ascii_bits(), set.contains(0x80));
+        if ascii == 0 && !high {
+            return f.write_str("nothing");
+        }
+        if ascii == Decoder::URI_RESERVED.ascii_bits() && !high {
+            return f.write_str("Decoder::URI_RESERVED");
+        }
+        for named in crate::sets::NAMED {
+            if named.set.ascii_bits() == ascii {
+                // The constant's name: `c0-control` is `sets::C0_CONTROL`.
+                f.write_str("sets::")?;
+                for c in named.name.chars() {
+                    write!(f, "{}", if c == '-' { '_' } else { c.to_ascii_uppercase() })?;
+                }
+                return if high { Ok(()) } else { f.write_str(".with_iri(true)") };
+            }
+        }
+        if ascii != 0 {
+            f.write_str("\"")?;
+            let mut b = 0u8;
+            while b < 128 {
+                if !set.contains(b) {
+                    b += 1;
+                    continue;
+                }
+                let mut end = b;
+                while end < 127 && set.contains(end + 1) {
+                    end += 1;
+                }
+                if end - b >= 3 {
+                    write!(f, "{}-{}", Shown(b), Shown(end))?;
+                } else {
+                    for c in b..=end {
+                        write!(f, "{}", Shown(c))?;
+                    }
+                }
+                b = end + 1;
+            }
+            f.write_str("\"")?;
+            if high {
+                f.write_str(" + ")?;
+            }
+        }
+        if high { f.write_str("0x80-0xFF") } else { Ok(()) }
+    }
+}
+
+/// An ASCII byte inside the quotes of [`KeptEncoded`]: printable as itself (`"`, `\` and `-`
+/// behind a backslash), the others as `\xHH`.
+struct Shown(u8);
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            b'"' | b'\\' | b'-' => write!(f, "\\{}", char::from(self.0)),
+            b' '..=b'~' => write!(f, "{}", char::from(self.0)),
+            b => write!(f, "\\x{b:02X}"),
+        }
+    }
 }

@@ -505,7 +505,8 @@ impl Encoder {
     }
 
     /// Encodes UTF-16 text (a JavaScript or Windows string) as its UTF-8 bytes, failing on a
-    /// lone surrogate exactly where `encodeURIComponent` throws `URIError`.
+    /// lone surrogate exactly where `encodeURIComponent` throws `URIError`
+    /// ([`encode_utf16_lossy`](Encoder::encode_utf16_lossy) writes U+FFFD instead).
     ///
     /// # Errors
     ///
@@ -547,6 +548,31 @@ impl Encoder {
     /// ```
     pub fn lazy<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> PercentEncode<'a> {
         PercentEncode::new(input.as_ref(), self.text_set(), self.escapes(), self.keep_escapes)
+    }
+}
+
+/// UTF-16 text that may hold lone surrogates.
+impl Encoder {
+    /// Encodes UTF-16 text as its UTF-8 bytes, writing each lone surrogate as U+FFFD (so
+    /// `%EF%BF%BD` unless the set keeps it): what `URLSearchParams` and the URL parser do with
+    /// a JavaScript string, and what [`String::from_utf16_lossy`] gives. Never fails; on
+    /// valid UTF-16 it is [`encode_utf16`](Encoder::encode_utf16).
+    ///
+    /// ```
+    /// use pctenc::{sets, Encoder};
+    ///
+    /// let enc = Encoder::new(sets::FORM);
+    /// // new URLSearchParams({"c\uD83D": "23"}).toString() is "c%EF%BF%BD=23"
+    /// assert_eq!(enc.encode_utf16_lossy(&[0x63, 0xD83D]), "c%EF%BF%BD");
+    /// let text: Vec<u16> = "😀 ok".encode_utf16().collect();
+    /// assert_eq!(enc.encode_utf16_lossy(&text), enc.encode_utf16(&text).unwrap());
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn encode_utf16_lossy(&self, input: &[u16]) -> String {
+        let utf8 = String::from_utf16_lossy(input);
+        let mut out = String::new();
+        self.encode_string(&utf8, &mut out);
+        out
     }
 }
 
