@@ -40,7 +40,7 @@ impl Failure {
     /// The process exit status for this failure.
     pub fn status(&self) -> i32 {
         match self {
-            Failure::Usage(_) => 2,
+            Failure::Usage(_) | Failure::Io { .. } => 2,
             _ => 1,
         }
     }

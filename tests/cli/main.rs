@@ -193,7 +193,7 @@ fn usage_errors_exit_2_with_one_line() {
 #[test]
 fn io_errors_name_the_file() {
     let (code, msg) = fails(&["encode", "/nonexistent/input.txt"], b"");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(msg.starts_with("pctenc: /nonexistent/input.txt: "), "{msg}");
 }
 
@@ -246,12 +246,12 @@ fn output_file_is_replaced_only_on_success() {
     // So does a missing input, and a failure that never created the file leaves none.
     let fresh = dir.path().join("fresh.txt");
     let (code, _) = fails(&["encode", "-o", fresh.to_str().unwrap(), "/nonexistent"], b"");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert_eq!(entries(dir.path()), ["out.txt"]);
 
     // An output directory that does not exist is an error naming the output.
     let (code, msg) = fails(&["encode", "-o", "/nonexistent/dir/out.txt"], b"x");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(msg.contains("/nonexistent/dir/out.txt"), "{msg}");
 }
 
@@ -453,7 +453,7 @@ fn normalize_examples() {
     ok(&["normalize", "-o", out_arg, a], b"");
     assert_eq!(std::fs::read(&out).unwrap(), b"~%\n");
     let (code, msg) = fails(&["normalize", "-o", out_arg, a, "/nonexistent/in.txt"], b"");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(msg.starts_with("pctenc: /nonexistent/in.txt: "), "{msg}");
     assert_eq!(std::fs::read(&out).unwrap(), b"~%\n");
     assert_eq!(entries(dir.path()), ["a.txt", "out.txt"]);
