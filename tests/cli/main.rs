@@ -1,5 +1,6 @@
 //! The `pctenc` binary: exit codes, line mode, `--binary`, `-o` atomicity, streaming.
 
+mod output;
 mod run;
 
 use std::io::{Read, Write};
