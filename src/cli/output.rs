@@ -17,7 +17,8 @@
 //!   leaves the target as it was. A replaced file keeps its permission bits (without setuid and
 //!   setgid) and, where the system allows it, its owner and group; a new file gets
 //!   `0666 & !umask`. Renaming gives the target a new inode: hard links to the old file keep
-//!   the old contents (as with `sed -i`).
+//!   the old contents (as with `sed -i`). SIGINT, SIGTERM and SIGHUP remove the temporary file
+//!   before the process ends by the signal (see [`interrupt`]).
 //!
 //! Errors name OUT as the user wrote it, with the reason the system gave, never the
 //! temporary file's name.
@@ -91,6 +92,7 @@ impl Output {
                 target: target.to_path_buf(),
             });
         }
+        interrupt::watch().map_err(|e| Failure::Io { what: "signal handlers".into(), error: e })?;
         let dir = match destination.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
@@ -179,12 +181,15 @@ fn same_file(_: &fs::Metadata, path: &Path) -> bool {
     path.exists()
 }
 
-/// The temporary file of a [`Output::File`], removed when dropped.
+/// The temporary file of a [`Output::File`], registered with [`interrupt`] while it exists.
 pub struct Pending(Option<tempfile::TempPath>);
 
 impl Pending {
     /// A new temporary file in `dir`, with the mode the output will have.
     fn create(dir: &Path, existing: Option<&fs::Metadata>) -> io::Result<(fs::File, Pending)> {
+        // Held until the file is registered: a signal that comes meanwhile is handled after,
+        // and removes it.
+        let mut registered = interrupt::pending();
         // `make_in` rather than `tempfile_in`: errors come back as the system gave them,
         // without the temporary path.
         let temp = tempfile::Builder::new()
@@ -192,6 +197,8 @@ impl Pending {
             .suffix(".tmp")
             .make_in(dir, |path| new_file(path, existing.is_none()))?;
         let (file, path) = temp.into_parts();
+        *registered = Some(path.to_path_buf());
+        drop(registered);
         let pending = Pending(Some(path));
         if let Some(meta) = existing {
             keep_owner_and_mode(&file, meta)?;
@@ -202,8 +209,21 @@ impl Pending {
     /// Renames the file onto `destination`.
     fn persist(mut self, destination: &Path) -> io::Result<()> {
         let Some(temp) = self.0.take() else { return Ok(()) };
-        // On failure the returned `TempPath` is dropped here, which removes the file.
+        // Under the lock: a signal handled after this finds the file renamed, not half gone.
+        let mut registered = interrupt::pending();
+        *registered = None;
+        // On failure the returned `TempPath` is dropped here too, which removes the file.
         temp.persist(destination).map_err(|e| e.error)
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(temp) = self.0.take() {
+            let mut registered = interrupt::pending();
+            *registered = None;
+            drop(temp);
+        }
     }
 }
 
@@ -269,6 +289,78 @@ fn stdout() -> io::Result<Stdout> {
 #[cfg(not(unix))]
 fn stdout() -> io::Result<Stdout> {
     Ok(io::stdout().lock())
+}
+
+/// SIGINT, SIGTERM and SIGHUP while a temporary file exists: the file is removed, then the
+/// process ends by the signal, as it would have without pctenc's handler (a shell shows
+/// status 130, 143 or 129, and a script interrupted by Ctrl-C stops).
+///
+/// A thread of signal-hook's waits for the signals, so the removal runs as ordinary code, not
+/// in a signal handler. Races: the handlers are installed before the first temporary file is
+/// created; creating and registering a file, renaming it into place and removing it on
+/// failure all hold the [`pending`] lock, and so does the handling thread from the moment it
+/// takes the lock until the process ends. So a signal either finds a registered file, which
+/// has not been renamed and is removed, or no file (none made yet, or the output is complete
+/// in place); nothing can be created or renamed after it is handled.
+///
+/// A signal that was ignored when pctenc started (`nohup`, a background job's SIGINT) stays
+/// ignored.
+mod interrupt {
+    use std::io;
+    use std::path::PathBuf;
+    use std::sync::{Mutex, MutexGuard, OnceLock};
+
+    static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+    /// The temporary file that exists now, if any.
+    pub fn pending() -> MutexGuard<'static, Option<PathBuf>> {
+        PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Installs the handlers, once.
+    #[cfg(unix)]
+    pub fn watch() -> io::Result<()> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        static WATCHING: OnceLock<Result<(), String>> = OnceLock::new();
+        let installed = WATCHING.get_or_init(|| {
+            let signals: Vec<i32> = [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&s| !ignored(s)).collect();
+            let mut signals = signal_hook::iterator::Signals::new(signals).map_err(|e| e.to_string())?;
+            std::thread::Builder::new()
+                .name("signals".into())
+                .spawn(move || {
+                    if let Some(signal) = signals.forever().next() {
+                        // Kept until the process ends.
+                        let registered = pending();
+                        if let Some(path) = registered.as_ref() {
+                            let _ = std::fs::remove_file(path);
+                        }
+                        // Restores the default action and raises the signal again; it does
+                        // not return for these signals.
+                        let _ = signal_hook::low_level::emulate_default_handler(signal);
+                        std::process::exit(128 + signal);
+                    }
+                })
+                .map(drop)
+                .map_err(|e| e.to_string())
+        });
+        installed.clone().map_err(io::Error::other)
+    }
+
+    #[cfg(not(unix))]
+    pub fn watch() -> io::Result<()> {
+        Ok(())
+    }
+
+    /// Whether `signal` is ignored (inherited from the parent).
+    #[cfg(unix)]
+    fn ignored(signal: i32) -> bool {
+        // SAFETY: with a null new action, sigaction only writes the current action into
+        // `old`, a zeroed `sigaction` (a plain C struct, valid when zeroed) that it owns.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(signal, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+        }
+    }
 }
 
 /// For the library's writing paths (`feed_to`); their errors are turned into failures with

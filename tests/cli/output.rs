@@ -1,13 +1,14 @@
 //! Where the output goes: `-o` onto devices, FIFOs, sockets, symbolic links and regular files
-//! (permissions, owner, umask), `-o -`, and errors that name the output.
+//! (permissions, owner, umask), `-o -`, errors that name the output, and signals during a run.
 #![cfg(unix)]
 
 use std::fs;
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
-use std::os::unix::process::CommandExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use crate::run::{command, fails, ok};
 
@@ -311,4 +312,79 @@ fn output_errors_in_a_directory_that_refuses_new_files() {
     let reason = probe.expect_err("/sys accepted a new file").to_string();
     let msg = io_failure(&["encode", "-o", "/sys/pctenc-out"], "/sys/pctenc-out");
     assert_eq!(msg, format!("pctenc: /sys/pctenc-out: cannot create a file in /sys: {reason}"));
+}
+
+/// Waits for `cond`, for at most a minute (an emulator may be slow to start).
+fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// pctenc writing `-o out` from a pipe that stays open, with part of its input written: the
+/// child, the pipe, and the directory.
+fn run_in_progress(
+    ignore: Option<i32>,
+) -> (std::process::Child, std::process::ChildStdin, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    fs::write(&out, "old\n").unwrap();
+    let mut cmd = command();
+    cmd.args(["encode", "--binary", "-o", path_str(&out)])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(signal) = ignore {
+        // SAFETY: signal is async-signal-safe and touches no memory of the parent.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::signal(signal, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&vec![b' '; 1 << 20]).unwrap();
+    // The temporary file is there, and holds output.
+    wait_for("the temporary file", || {
+        fs::read_dir(dir.path()).unwrap().any(|e| {
+            let e = e.unwrap();
+            e.file_name() != "out" && e.metadata().unwrap().len() > 0
+        })
+    });
+    (child, stdin, dir)
+}
+
+fn send(child: &std::process::Child, signal: i32) {
+    // SAFETY: kill has no memory effects; the pid is our own child's, not yet waited for.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+}
+
+/// SIGINT, SIGTERM and SIGHUP during `-o`: the temporary file is removed, the target kept,
+/// and the process ends by the signal (status 130, 143 or 129 in a shell).
+#[test]
+fn signals_during_a_run_remove_the_temporary_file() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let (mut child, stdin, dir) = run_in_progress(None);
+        send(&child, signal);
+        let status = child.wait().unwrap();
+        drop(stdin);
+        assert_eq!(status.signal(), Some(signal), "signal {signal}: {status:?}");
+        assert_eq!(names(dir.path()), ["out"], "signal {signal}");
+        assert_eq!(fs::read(dir.path().join("out")).unwrap(), b"old\n");
+    }
+    // A signal ignored by the parent (`nohup`) stays ignored: the run completes.
+    let (mut child, mut stdin, dir) = run_in_progress(Some(libc::SIGHUP));
+    send(&child, libc::SIGHUP);
+    stdin.write_all(b"!").unwrap();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let out = fs::read(dir.path().join("out")).unwrap();
+    assert_eq!(out.len(), 3 * ((1 << 20) + 1));
+    assert!(out.ends_with(b"%20%21"));
+    assert_eq!(names(dir.path()), ["out"]);
 }
