@@ -1,5 +1,6 @@
 //! Where the output goes: `-o` onto devices, FIFOs, sockets, symbolic links and regular files
-//! (permissions, owner, umask), `-o -`, errors that name the output, and signals during a run.
+//! (permissions, owner, umask), `-o -`, errors that name the output, signals during a run, and
+//! a closed output pipe.
 #![cfg(unix)]
 
 use std::fs;
@@ -7,7 +8,7 @@ use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::run::{command, fails, ok};
@@ -387,4 +388,41 @@ fn signals_during_a_run_remove_the_temporary_file() {
     assert_eq!(out.len(), 3 * ((1 << 20) + 1));
     assert!(out.ends_with(b"%20%21"));
     assert_eq!(names(dir.path()), ["out"]);
+}
+
+/// A closed output pipe ends pctenc by SIGPIPE, quietly, as it ends `cat`, even when its
+/// standard error is a closed pipe too.
+#[test]
+fn closed_output_pipe_ends_by_sigpipe() {
+    for close_stderr in [false, true] {
+        let mut child = command()
+            .args(["encode", "--binary"])
+            .stdin(fs::File::open("/dev/zero").unwrap())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut head = [0u8; 30];
+        stdout.read_exact(&mut head).unwrap();
+        assert_eq!(&head, b"%00%00%00%00%00%00%00%00%00%00");
+        if close_stderr {
+            drop(child.stderr.take());
+        }
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+        let stderr = crate::run::without_emulator_warnings(out.stderr);
+        assert!(stderr.is_empty(), "{}", String::from_utf8_lossy(&stderr));
+    }
+    // The issue's pipeline: `pipefail` sees 141.
+    let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
+    let script = r#"set -o pipefail; "$@" encode --binary </dev/zero | head -c 30 >/dev/null; echo $?"#;
+    let out = Command::new("bash")
+        .args(["-c", script, "bash"])
+        .args(runner.split_whitespace())
+        .arg(env!("CARGO_BIN_EXE_pctenc"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "141\n");
 }
