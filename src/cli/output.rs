@@ -139,6 +139,23 @@ impl Output {
             Output::Direct { target, .. } | Output::File { target, .. } => Failure::io(target, e),
         }
     }
+
+    /// Whether the output goes to the terminal that standard error is (then a progress bar
+    /// would mix with it).
+    pub fn is_stderr_terminal(&self) -> bool {
+        use std::io::IsTerminal;
+        if !io::stderr().is_terminal() {
+            return false;
+        }
+        match self {
+            #[cfg(unix)]
+            Output::Stdout(w) => same_terminal_as_stderr(w.get_ref()),
+            #[cfg(not(unix))]
+            Output::Stdout(_) => io::stdout().is_terminal(),
+            Output::Direct { file, .. } => same_terminal_as_stderr(file.get_ref()),
+            Output::File { .. } => false,
+        }
+    }
 }
 
 /// Names of standard output itself: written through fd 1, which keeps its offset and its
@@ -289,6 +306,26 @@ fn stdout() -> io::Result<Stdout> {
 #[cfg(not(unix))]
 fn stdout() -> io::Result<Stdout> {
     Ok(io::stdout().lock())
+}
+
+/// Whether `file` is the terminal that fd 2 is: the same character device (two names of one
+/// terminal are one device), or the same file.
+#[cfg(unix)]
+fn same_terminal_as_stderr(file: &fs::File) -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let stderr = io::stderr().as_fd().try_clone_to_owned().map(fs::File::from).and_then(|f| f.metadata());
+    let (Ok(out), Ok(err)) = (file.metadata(), stderr) else { return false };
+    if out.file_type().is_char_device() && err.file_type().is_char_device() {
+        out.rdev() == err.rdev()
+    } else {
+        out.dev() == err.dev() && out.ino() == err.ino()
+    }
+}
+
+#[cfg(not(unix))]
+fn same_terminal_as_stderr(_: &fs::File) -> bool {
+    false
 }
 
 /// SIGINT, SIGTERM and SIGHUP while a temporary file exists: the file is removed, then the

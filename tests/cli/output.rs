@@ -1,6 +1,6 @@
 //! Where the output goes: `-o` onto devices, FIFOs, sockets, symbolic links and regular files
-//! (permissions, owner, umask), `-o -`, errors that name the output, signals during a run, and
-//! a closed output pipe.
+//! (permissions, owner, umask), `-o -`, errors that name the output, signals during a run, a
+//! closed output pipe, and the progress bar beside output on a terminal.
 #![cfg(unix)]
 
 use std::fs;
@@ -425,4 +425,35 @@ fn closed_output_pipe_ends_by_sigpipe() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "141\n");
+}
+
+/// The progress bar is drawn on a terminal stderr only when the output does not go to that
+/// same terminal. (`script` gives pctenc a pseudo-terminal as stdin, stdout and stderr.)
+#[test]
+fn progress_bar_never_mixes_with_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big");
+    // 66 MiB of input (past the bar's threshold) that decode to 22 MiB.
+    fs::write(&big, b"%41".repeat(22 << 20)).unwrap();
+    let out = dir.path().join("out");
+    if Command::new("script").arg("--version").output().is_err() {
+        panic!("`script` (util-linux) is needed to give pctenc a terminal");
+    }
+    let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
+    let exe = env!("CARGO_BIN_EXE_pctenc");
+    let on_tty = |redirect: &str| -> String {
+        let line = format!("{runner} {exe} decode {} {redirect}", big.display());
+        let run =
+            Command::new("script").args(["-qefc", &line, "/dev/null"]).stdin(Stdio::null()).output().unwrap();
+        assert!(run.status.success(), "{line}: {}", String::from_utf8_lossy(&run.stderr));
+        String::from_utf8_lossy(&run.stdout).into_owned()
+    };
+    // Output to the terminal: no bar.
+    let mixed = on_tty("");
+    assert!(mixed.contains(&"A".repeat(1000)), "the output did not reach the terminal");
+    assert!(!mixed.contains("MiB"), "a progress bar in the output");
+    // Output redirected: the bar shows.
+    let shown = on_tty(&format!("> {}", out.display()));
+    assert!(shown.contains("MiB"), "no progress bar beside redirected output: {shown:?}");
+    assert_eq!(fs::metadata(&out).unwrap().len(), 22 << 20);
 }
