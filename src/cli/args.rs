@@ -260,9 +260,13 @@ pub struct DecodeArgs {
 
 #[derive(Debug, Args)]
 pub struct IoArgs {
-    /// Write to OUT instead of standard output. OUT is replaced only when the whole run
-    /// succeeds; a failed run leaves it as it was. (Input files are memory-mapped: do not
-    /// truncate one while pctenc reads it.)
+    /// Write to OUT instead of standard output (`-` is standard output). A regular file is
+    /// replaced only when the whole run succeeds: a failed or interrupted run leaves it as it
+    /// was. It keeps its permissions (without setuid and setgid) and, where allowed, its owner
+    /// and group; a new file gets 0666 minus the umask. Replacing breaks hard links, as
+    /// `sed -i` does. A symbolic link is followed: the file it names is replaced, the link
+    /// stays. A device or FIFO (`/dev/null`) is written in place. (Input files are
+    /// memory-mapped: do not truncate one while pctenc reads it.)
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Input files, processed in order into one output; `-` or none reads standard input.

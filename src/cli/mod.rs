@@ -136,14 +136,16 @@ fn command(cli: Cli) -> Result<(), Failure> {
         })?,
     };
     let no_progress = cli.no_progress();
-    let progress =
-        |files: &[std::path::PathBuf]| Progress::new(input::Input::known_size(files), !no_progress);
+    let progress = |files: &[std::path::PathBuf], out: &Output| {
+        Progress::new(input::Input::known_size(files), !no_progress, out)
+    };
     match cli.command {
         Command::Encode(args) => {
             let set = args.set.effective_set().map_err(Failure::Usage)?;
             let encoder = engine.encoder(set).lowercase(args.lowercase).keep_escapes(args.keep_escapes);
             let mut out = Output::open(args.io.output.as_deref())?;
-            encode::run(&encoder, args.binary, &args.io.files, &mut out, &progress(&args.io.files))?;
+            let progress = progress(&args.io.files, &out);
+            encode::run(&encoder, args.binary, &args.io.files, &mut out, &progress)?;
             out.finish()
         }
         Command::Decode(args) => {
@@ -162,7 +164,8 @@ fn command(cli: Cli) -> Result<(), Failure> {
                 decoder = decoder.keep_encoded(set);
             }
             let mut out = Output::open(args.io.output.as_deref())?;
-            decode::run(decoder, &args.io.files, &mut out, &progress(&args.io.files))?;
+            let progress = progress(&args.io.files, &out);
+            decode::run(decoder, &args.io.files, &mut out, &progress)?;
             out.finish()
         }
         Command::Normalize(args) => {

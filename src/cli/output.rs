@@ -1,6 +1,29 @@
-//! Where the output goes: standard output, or a file that appears only when the run succeeds.
+//! Where the output goes: standard output, a device or FIFO written in place, or a regular
+//! file that is replaced only when the run succeeds.
+//!
+//! `-o OUT` looks at what OUT is when the run starts:
+//!
+//! - `-`, `/dev/stdout`, `/dev/fd/1` or `/proc/self/fd/1`: standard output itself (its open
+//!   file, so `>> log` still appends).
+//! - an existing file that is not a regular file (character or block device, FIFO, socket):
+//!   opened for writing and written in place, as a shell's `>` would, with no temporary file
+//!   (opening a FIFO waits for a reader). `-o /dev/null` discards the output; a FIFO's reader
+//!   gets it as it is produced. A failed run may have written part of its output there.
+//! - a symbolic link: followed (through any chain of links) to the file it names, which is then
+//!   treated as below in *its* directory; the link stays a link. A dangling link creates the
+//!   file it points to, as `>` does.
+//! - a regular file, or no file: the output goes to a temporary file `.pctenc-XXXXXX.tmp` in the
+//!   target's directory, renamed onto the target when the whole run succeeds, so a failed run
+//!   leaves the target as it was. A replaced file keeps its permission bits (without setuid and
+//!   setgid) and, where the system allows it, its owner and group; a new file gets
+//!   `0666 & !umask`. Renaming gives the target a new inode: hard links to the old file keep
+//!   the old contents (as with `sed -i`). SIGINT, SIGTERM and SIGHUP remove the temporary file
+//!   before the process ends by the signal (see [`interrupt`]).
+//!
+//! Errors name OUT as the user wrote it, with the reason the system gave, never the
+//! temporary file's name.
 
-use std::fs;
+use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -15,63 +38,96 @@ const BUFFER: usize = 16 * 1024;
 /// The output of one run.
 pub enum Output {
     Stdout(BufWriter<Stdout>),
-    /// A temporary file beside the target, renamed onto it by [`Output::finish`]. Dropping it
-    /// without `finish` deletes it, so a failed run never leaves a partial file.
+    /// An existing file that is not a regular file (a device, a FIFO), written in place.
+    Direct {
+        file: BufWriter<fs::File>,
+        target: PathBuf,
+    },
+    /// A temporary file beside the file to replace, renamed onto it by [`Output::finish`].
+    /// Dropping it without `finish` deletes it, so a failed run never leaves a partial file.
     File {
-        temp: BufWriter<tempfile::NamedTempFile>,
+        temp: BufWriter<fs::File>,
+        pending: Pending,
+        /// Where the temporary file goes: the target, or the file its symbolic links lead to.
+        destination: PathBuf,
+        /// The path as given, for messages.
         target: PathBuf,
     },
 }
 
 impl Output {
+    /// Standard output for `None`, else the output to `target` as the module documentation
+    /// describes.
     pub fn open(target: Option<&Path>) -> Result<Output, Failure> {
-        let Some(target) = target else {
+        let Some(target) = target.filter(|t| !is_stdout(t)) else {
             let stdout = stdout().map_err(|e| Failure::io(Path::new("<stdout>"), e))?;
             return Ok(Output::Stdout(BufWriter::with_capacity(BUFFER, stdout)));
         };
-        let dir = match target.parent() {
+        let fail = |e| Failure::io(target, e);
+        // `metadata` follows symbolic links, including the kernel's own (`/dev/stderr`).
+        let existing = match fs::metadata(target) {
+            Ok(meta) if meta.is_dir() => return Err(fail(io::ErrorKind::IsADirectory.into())),
+            Ok(meta) if !meta.is_file() => {
+                // No truncation: a device or FIFO has no length, and `O_TRUNC` on a terminal
+                // or FIFO is ignored anyway.
+                let file = OpenOptions::new().write(true).open(target).map_err(fail)?;
+                return Ok(Output::Direct {
+                    file: BufWriter::with_capacity(BUFFER, file),
+                    target: target.to_path_buf(),
+                });
+            }
+            Ok(meta) => Some(meta),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(fail(e)),
+        };
+        let destination = follow_links(target).map_err(fail)?;
+        if let Some(meta) = &existing
+            && !same_file(meta, &destination)
+        {
+            // A link the kernel resolves but a path cannot reach (`/dev/fd/N` to a deleted
+            // file): write it as the shell would.
+            let file = OpenOptions::new().write(true).truncate(true).open(target).map_err(fail)?;
+            return Ok(Output::Direct {
+                file: BufWriter::with_capacity(BUFFER, file),
+                target: target.to_path_buf(),
+            });
+        }
+        interrupt::watch().map_err(|e| Failure::Io { what: "signal handlers".into(), error: e })?;
+        let dir = match destination.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
-        let temp = tempfile::Builder::new()
-            .prefix(".pctenc-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(|e| Failure::io(target, e))?;
-        Ok(Output::File { temp: BufWriter::with_capacity(BUFFER, temp), target: target.to_path_buf() })
+        let (temp, pending) = Pending::create(dir, existing.as_ref()).map_err(|e| {
+            fail(io::Error::new(e.kind(), format!("cannot create a file in {}: {e}", dir.display())))
+        })?;
+        Ok(Output::File {
+            temp: BufWriter::with_capacity(BUFFER, temp),
+            pending,
+            destination,
+            target: target.to_path_buf(),
+        })
     }
 
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), Failure> {
-        let result = match self {
-            Output::Stdout(w) => w.write_all(bytes),
-            Output::File { temp, .. } => temp.write_all(bytes),
-        };
-        result.map_err(|e| self.error(e))
+        Write::write_all(self, bytes).map_err(|e| self.error(e))
     }
 
     /// Passes buffered output on now. Called when a read came back short, that is when
     /// the input is a pipe or terminal with nothing more to read yet, so that
     /// `tail -f log | pctenc encode` shows each line as it comes.
     pub fn flush(&mut self) -> Result<(), Failure> {
-        let result = match self {
-            Output::Stdout(w) => w.flush(),
-            Output::File { temp, .. } => temp.flush(),
-        };
-        result.map_err(|e| self.error(e))
+        Write::flush(self).map_err(|e| self.error(e))
     }
 
-    /// Flushes, and for a file moves it into place with the permissions a new file gets (or
-    /// those of the file it replaces).
+    /// Flushes, and for a file moves it into place.
     pub fn finish(self) -> Result<(), Failure> {
         match self {
             Output::Stdout(mut w) => w.flush().map_err(|e| Failure::io(Path::new("<stdout>"), e)),
-            Output::File { temp, target } => {
+            Output::Direct { mut file, target } => file.flush().map_err(|e| Failure::io(&target, e)),
+            Output::File { temp, pending, destination, target } => {
                 let temp = temp.into_inner().map_err(|e| Failure::io(&target, e.into_error()))?;
-                temp.as_file().sync_all().map_err(|e| Failure::io(&target, e))?;
-                let mode = fs::metadata(&target).map(|m| m.permissions()).ok();
-                set_permissions(temp.path(), mode).map_err(|e| Failure::io(&target, e))?;
-                temp.persist(&target).map_err(|e| Failure::io(&target, e.error))?;
-                Ok(())
+                temp.sync_all().map_err(|e| Failure::io(&target, e))?;
+                pending.persist(&destination).map_err(|e| Failure::io(&target, e))
             }
         }
     }
@@ -80,9 +136,155 @@ impl Output {
     pub fn error(&self, e: io::Error) -> Failure {
         match self {
             Output::Stdout(_) => Failure::io(Path::new("<stdout>"), e),
-            Output::File { target, .. } => Failure::io(target, e),
+            Output::Direct { target, .. } | Output::File { target, .. } => Failure::io(target, e),
         }
     }
+
+    /// Whether the output goes to the terminal that standard error is (then a progress bar
+    /// would mix with it).
+    pub fn is_stderr_terminal(&self) -> bool {
+        use std::io::IsTerminal;
+        if !io::stderr().is_terminal() {
+            return false;
+        }
+        match self {
+            #[cfg(unix)]
+            Output::Stdout(w) => same_terminal_as_stderr(w.get_ref()),
+            #[cfg(not(unix))]
+            Output::Stdout(_) => io::stdout().is_terminal(),
+            Output::Direct { file, .. } => same_terminal_as_stderr(file.get_ref()),
+            Output::File { .. } => false,
+        }
+    }
+}
+
+/// Names of standard output itself: written through fd 1, which keeps its offset and its
+/// append mode (a path opened anew would have neither).
+fn is_stdout(target: &Path) -> bool {
+    ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].iter().any(|name| target == Path::new(name))
+}
+
+/// The path a chain of symbolic links ends at (a path that may not exist yet), each link
+/// read relative to its own directory, as the kernel reads it. Only the last component is
+/// followed: links among the directories need not be, as the rename goes through them.
+fn follow_links(target: &Path) -> io::Result<PathBuf> {
+    let mut path = target.to_path_buf();
+    // Linux's own limit (MAXSYMLINKS).
+    for _ in 0..40 {
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(dir) => dir.join(link),
+                    None => link,
+                };
+            }
+            Ok(_) => return Ok(path),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(path),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+#[cfg(unix)]
+fn same_file(meta: &fs::Metadata, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(path).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &fs::Metadata, path: &Path) -> bool {
+    path.exists()
+}
+
+/// The temporary file of a [`Output::File`], registered with [`interrupt`] while it exists.
+pub struct Pending(Option<tempfile::TempPath>);
+
+impl Pending {
+    /// A new temporary file in `dir`, with the mode the output will have.
+    fn create(dir: &Path, existing: Option<&fs::Metadata>) -> io::Result<(fs::File, Pending)> {
+        // Held until the file is registered: a signal that comes meanwhile is handled after,
+        // and removes it.
+        let mut registered = interrupt::pending();
+        // `make_in` rather than `tempfile_in`: errors come back as the system gave them,
+        // without the temporary path.
+        let temp = tempfile::Builder::new()
+            .prefix(".pctenc-")
+            .suffix(".tmp")
+            .make_in(dir, |path| new_file(path, existing.is_none()))?;
+        let (file, path) = temp.into_parts();
+        *registered = Some(path.to_path_buf());
+        drop(registered);
+        let pending = Pending(Some(path));
+        if let Some(meta) = existing {
+            keep_owner_and_mode(&file, meta)?;
+        }
+        Ok((file, pending))
+    }
+
+    /// Renames the file onto `destination`.
+    fn persist(mut self, destination: &Path) -> io::Result<()> {
+        let Some(temp) = self.0.take() else { return Ok(()) };
+        // Under the lock: a signal handled after this finds the file renamed, not half gone.
+        let mut registered = interrupt::pending();
+        *registered = None;
+        // On failure the returned `TempPath` is dropped here too, which removes the file.
+        temp.persist(destination).map_err(|e| e.error)
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(temp) = self.0.take() {
+            let mut registered = interrupt::pending();
+            *registered = None;
+            drop(temp);
+        }
+    }
+}
+
+/// The temporary file. A new output is created with mode 0666 and the kernel applies the
+/// umask (and a directory's default ACL) at `open`, exactly as for any new file: the umask is
+/// never read, so there is no window in which it is changed to be read (`umask(2)` only
+/// reads it by setting it) while other threads run. The file to replace an existing one is
+/// created private (0600) and given that file's owner and mode at once.
+#[cfg(unix)]
+fn new_file(path: &Path, new_output: bool) -> io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mode = if new_output { 0o666 } else { 0o600 };
+    OpenOptions::new().write(true).create_new(true).mode(mode).open(path)
+}
+
+#[cfg(not(unix))]
+fn new_file(path: &Path, _: bool) -> io::Result<fs::File> {
+    OpenOptions::new().write(true).create_new(true).open(path)
+}
+
+/// Gives `file` the owner, group and permission bits of the file it replaces, without setuid
+/// and setgid. Changing the owner needs privileges, and the group needs membership: what the
+/// system refuses (`EPERM`) is left as it is, as `sed -i` and `cp -p` do.
+#[cfg(unix)]
+fn keep_owner_and_mode(file: &fs::File, meta: &fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt, fchown};
+    let refused = |e: &io::Error| e.kind() == io::ErrorKind::PermissionDenied;
+    if let Err(e) = fchown(file, Some(meta.uid()), Some(meta.gid())) {
+        if !refused(&e) {
+            return Err(e);
+        }
+        if let Err(e) = fchown(file, None, Some(meta.gid()))
+            && !refused(&e)
+        {
+            return Err(e);
+        }
+    }
+    // After fchown, which may clear setuid and setgid itself.
+    file.set_permissions(fs::Permissions::from_mode(meta.mode() & 0o1777))
+}
+
+#[cfg(not(unix))]
+fn keep_owner_and_mode(file: &fs::File, meta: &fs::Metadata) -> io::Result<()> {
+    file.set_permissions(meta.permissions())
 }
 
 /// Standard output, written directly: `io::Stdout` is line-buffered, and searches every
@@ -106,19 +308,95 @@ fn stdout() -> io::Result<Stdout> {
     Ok(io::stdout().lock())
 }
 
+/// Whether `file` is the terminal that fd 2 is: the same character device (two names of one
+/// terminal are one device), or the same file.
 #[cfg(unix)]
-fn set_permissions(path: &Path, existing: Option<fs::Permissions>) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    // A temporary file is private (0600); the output should look like any other new file.
-    let perms = existing.unwrap_or_else(|| fs::Permissions::from_mode(0o644));
-    fs::set_permissions(path, perms)
+fn same_terminal_as_stderr(file: &fs::File) -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let stderr = io::stderr().as_fd().try_clone_to_owned().map(fs::File::from).and_then(|f| f.metadata());
+    let (Ok(out), Ok(err)) = (file.metadata(), stderr) else { return false };
+    if out.file_type().is_char_device() && err.file_type().is_char_device() {
+        out.rdev() == err.rdev()
+    } else {
+        out.dev() == err.dev() && out.ino() == err.ino()
+    }
 }
 
 #[cfg(not(unix))]
-fn set_permissions(path: &Path, existing: Option<fs::Permissions>) -> io::Result<()> {
-    match existing {
-        Some(perms) => fs::set_permissions(path, perms),
-        None => Ok(()),
+fn same_terminal_as_stderr(_: &fs::File) -> bool {
+    false
+}
+
+/// SIGINT, SIGTERM and SIGHUP while a temporary file exists: the file is removed, then the
+/// process ends by the signal, as it would have without pctenc's handler (a shell shows
+/// status 130, 143 or 129, and a script interrupted by Ctrl-C stops).
+///
+/// A thread of signal-hook's waits for the signals, so the removal runs as ordinary code, not
+/// in a signal handler. Races: the handlers are installed before the first temporary file is
+/// created; creating and registering a file, renaming it into place and removing it on
+/// failure all hold the [`pending`] lock, and so does the handling thread from the moment it
+/// takes the lock until the process ends. So a signal either finds a registered file, which
+/// has not been renamed and is removed, or no file (none made yet, or the output is complete
+/// in place); nothing can be created or renamed after it is handled.
+///
+/// A signal that was ignored when pctenc started (`nohup`, a background job's SIGINT) stays
+/// ignored.
+mod interrupt {
+    use std::io;
+    use std::path::PathBuf;
+    use std::sync::{Mutex, MutexGuard, OnceLock};
+
+    static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+    /// The temporary file that exists now, if any.
+    pub fn pending() -> MutexGuard<'static, Option<PathBuf>> {
+        PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Installs the handlers, once.
+    #[cfg(unix)]
+    pub fn watch() -> io::Result<()> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        static WATCHING: OnceLock<Result<(), String>> = OnceLock::new();
+        let installed = WATCHING.get_or_init(|| {
+            let signals: Vec<i32> = [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&s| !ignored(s)).collect();
+            let mut signals = signal_hook::iterator::Signals::new(signals).map_err(|e| e.to_string())?;
+            std::thread::Builder::new()
+                .name("signals".into())
+                .spawn(move || {
+                    if let Some(signal) = signals.forever().next() {
+                        // Kept until the process ends.
+                        let registered = pending();
+                        if let Some(path) = registered.as_ref() {
+                            let _ = std::fs::remove_file(path);
+                        }
+                        // Restores the default action and raises the signal again; it does
+                        // not return for these signals.
+                        let _ = signal_hook::low_level::emulate_default_handler(signal);
+                        std::process::exit(128 + signal);
+                    }
+                })
+                .map(drop)
+                .map_err(|e| e.to_string())
+        });
+        installed.clone().map_err(io::Error::other)
+    }
+
+    #[cfg(not(unix))]
+    pub fn watch() -> io::Result<()> {
+        Ok(())
+    }
+
+    /// Whether `signal` is ignored (inherited from the parent).
+    #[cfg(unix)]
+    fn ignored(signal: i32) -> bool {
+        // SAFETY: with a null new action, sigaction only writes the current action into
+        // `old`, a zeroed `sigaction` (a plain C struct, valid when zeroed) that it owns.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(signal, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+        }
     }
 }
 
@@ -128,6 +406,7 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Output::Stdout(w) => w.write(buf),
+            Output::Direct { file, .. } => file.write(buf),
             Output::File { temp, .. } => temp.write(buf),
         }
     }
@@ -135,6 +414,7 @@ impl Write for Output {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Output::Stdout(w) => w.write_all(buf),
+            Output::Direct { file, .. } => file.write_all(buf),
             Output::File { temp, .. } => temp.write_all(buf),
         }
     }
@@ -142,6 +422,7 @@ impl Write for Output {
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Output::Stdout(w) => w.flush(),
+            Output::Direct { file, .. } => file.flush(),
             Output::File { temp, .. } => temp.flush(),
         }
     }

@@ -1,6 +1,7 @@
 //! The `pctenc` binary: exit codes, line mode, `--binary`, `-o` atomicity, streaming.
 
 mod messages;
+mod output;
 mod run;
 
 use std::io::{Read, Write};

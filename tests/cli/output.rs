@@ -1,0 +1,459 @@
+//! Where the output goes: `-o` onto devices, FIFOs, sockets, symbolic links and regular files
+//! (permissions, owner, umask), `-o -`, errors that name the output, signals during a run, a
+//! closed output pipe, and the progress bar beside output on a terminal.
+#![cfg(unix)]
+
+use std::fs;
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::run::{command, fails, ok};
+
+/// The names in `dir`, sorted (temporary files included).
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    names
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// The message the system gives for `errno`, as pctenc prints it.
+fn os_message(errno: i32) -> String {
+    std::io::Error::from_raw_os_error(errno).to_string()
+}
+
+/// A run that fails with status 2 (an I/O error): its one line of stderr, which names `out`
+/// as given and never a temporary file.
+fn io_failure(args: &[&str], out: &str) -> String {
+    let (code, msg) = fails(args, b"a b\n");
+    assert_eq!(code, 2, "{args:?}: {msg}");
+    assert!(msg.starts_with(&format!("pctenc: {out}: ")), "{msg}");
+    assert!(!msg.contains(".pctenc-"), "temporary path in {msg:?}");
+    msg
+}
+
+#[test]
+fn character_device_is_written_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = dir.path().join("null");
+    let c_node = std::ffi::CString::new(path_str(&node)).unwrap();
+    // SAFETY: a valid NUL-terminated path; mknod reads it and creates the node.
+    let made = unsafe { libc::mknod(c_node.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 3)) };
+    assert_eq!(made, 0, "mknod (needs root or CAP_MKNOD): {}", std::io::Error::last_os_error());
+    ok(&["encode", "-o", path_str(&node)], b"x y\n");
+    let meta = fs::symlink_metadata(&node).unwrap();
+    assert!(meta.file_type().is_char_device(), "the device node became {:?}", meta.file_type());
+    assert_eq!(meta.rdev(), libc::makedev(1, 3));
+    assert_eq!(names(dir.path()), ["null"]);
+}
+
+#[test]
+fn fifo_reader_gets_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let c_fifo = std::ffi::CString::new(path_str(&fifo)).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo reads it and creates the FIFO.
+    assert_eq!(unsafe { libc::mkfifo(c_fifo.as_ptr(), 0o644) }, 0);
+    // The reader opens first, without blocking, so that pctenc's open for writing does not
+    // wait; the output (a few bytes) fits in the FIFO's buffer.
+    let mut reader = fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(&fifo).unwrap();
+    ok(&["encode", "-o", path_str(&fifo)], b"a b\nc d\n");
+    let mut got = Vec::new();
+    let mut buf = [0u8; 256];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(got, b"a%20b\nc%20d\n");
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(names(dir.path()), ["fifo"]);
+}
+
+#[test]
+fn socket_is_not_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let sock = dir.path().join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    // A socket cannot be opened as a file: the system's reason, and the socket stays.
+    let msg = io_failure(&["encode", "-o", path_str(&sock)], path_str(&sock));
+    assert!(msg.ends_with(&os_message(libc::ENXIO)), "{msg}");
+    assert!(fs::symlink_metadata(&sock).unwrap().file_type().is_socket());
+    assert_eq!(names(dir.path()), ["sock"]);
+}
+
+/// The system's /dev/null and /dev/full as targets. (As root, a pctenc that renamed over its
+/// target would replace them for the whole system.)
+#[test]
+fn dev_null_and_dev_full() {
+    let null_before = fs::symlink_metadata("/dev/null").unwrap();
+    ok(&["encode", "-o", "/dev/null"], b"a b\n");
+    let null = fs::symlink_metadata("/dev/null").unwrap();
+    assert!(null.file_type().is_char_device() && null.ino() == null_before.ino());
+
+    let msg = io_failure(&["encode", "-o", "/dev/full"], "/dev/full");
+    assert!(msg.ends_with(&os_message(libc::ENOSPC)), "{msg}");
+    assert!(fs::symlink_metadata("/dev/full").unwrap().file_type().is_char_device());
+    let left: Vec<String> =
+        names(Path::new("/dev")).into_iter().filter(|n| n.starts_with(".pctenc-")).collect();
+    assert!(left.is_empty(), "left in /dev: {left:?}");
+}
+
+/// pctenc run in `dir` with `-o target`, stdout a pipe: its output.
+fn in_dir(dir: &Path, target: &str) -> Vec<u8> {
+    let out = command()
+        .args(["encode", "-o", target])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "-o {target}: {}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+#[test]
+fn dash_is_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    in_dir(dir.path(), "-");
+    assert!(names(dir.path()).is_empty(), "-o - made {:?}", names(dir.path()));
+    assert_eq!(ok(&["encode", "-o", "-"], b"a b\n"), b"a%20b\n");
+}
+
+/// The system's /dev/stdout. (As root, a pctenc that renamed over its target would replace
+/// it for the whole system.)
+#[test]
+fn dev_stdout_is_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    in_dir(dir.path(), "/dev/stdout");
+    assert!(names(dir.path()).is_empty());
+    assert_eq!(ok(&["encode", "-o", "/dev/stdout"], b"a b\n"), b"a%20b\n");
+    assert!(fs::symlink_metadata("/dev/stdout").unwrap().file_type().is_symlink());
+    // `-o /dev/stdout >> file` appends, as the shell's `>>` asks.
+    let log = dir.path().join("log");
+    fs::write(&log, "old\n").unwrap();
+    let mut child = command()
+        .args(["encode", "-o", "/dev/stdout"])
+        .stdin(Stdio::piped())
+        .stdout(fs::OpenOptions::new().append(true).open(&log).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"new one\n").unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(fs::read(&log).unwrap(), b"old\nnew%20one\n");
+}
+
+#[test]
+fn symbolic_links_are_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (here, there) = (dir.path().join("here"), dir.path().join("there"));
+    fs::create_dir(&here).unwrap();
+    fs::create_dir(&there).unwrap();
+    let file = there.join("file.txt");
+    fs::write(&file, "old\n").unwrap();
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o640)).unwrap();
+
+    // Absolute: the file is replaced in its own directory, the link stays as it was.
+    let abs = here.join("abs");
+    std::os::unix::fs::symlink(&file, &abs).unwrap();
+    ok(&["encode", "-o", path_str(&abs)], b"a b\n");
+    assert_eq!(fs::read_link(&abs).unwrap(), file);
+    assert_eq!(fs::read(&file).unwrap(), b"a%20b\n");
+    assert_eq!(fs::metadata(&file).unwrap().mode() & 0o7777, 0o640);
+    assert_eq!(names(&here), ["abs"]);
+    assert_eq!(names(&there), ["file.txt"]);
+
+    // Relative, read from the link's directory, and a chain of two links.
+    let rel = here.join("rel");
+    std::os::unix::fs::symlink("../there/file.txt", &rel).unwrap();
+    let chain = dir.path().join("chain");
+    std::os::unix::fs::symlink("here/rel", &chain).unwrap();
+    ok(&["encode", "-o", path_str(&chain)], b"c d\n");
+    assert_eq!(fs::read_link(&chain).unwrap(), Path::new("here/rel"));
+    assert_eq!(fs::read_link(&rel).unwrap(), Path::new("../there/file.txt"));
+    assert_eq!(fs::read(&file).unwrap(), b"c%20d\n");
+    assert_eq!(names(&there), ["file.txt"]);
+    // A relative target given as a relative path, from the current directory.
+    let out = command()
+        .args(["encode", "-o", "rel"])
+        .current_dir(&here)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(fs::read(&file).unwrap(), b"");
+    assert!(fs::symlink_metadata(&rel).unwrap().file_type().is_symlink());
+
+    // Dangling: the file it points to is created (as the shell's `>` does), as a new file.
+    let dangling = here.join("dangling");
+    std::os::unix::fs::symlink("../there/new.txt", &dangling).unwrap();
+    ok(&["encode", "-o", path_str(&dangling)], b"e f\n");
+    assert!(fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read(there.join("new.txt")).unwrap(), b"e%20f\n");
+    assert_eq!(names(&there), ["file.txt", "new.txt"]);
+    // Into a directory that does not exist: the error names the link as given.
+    let nowhere = here.join("nowhere");
+    std::os::unix::fs::symlink("../missing/new.txt", &nowhere).unwrap();
+    let msg = io_failure(&["encode", "-o", path_str(&nowhere)], path_str(&nowhere));
+    assert!(msg.ends_with(&os_message(libc::ENOENT)), "{msg}");
+
+    // A loop is an error, and the links stay.
+    let (a, b) = (here.join("a"), here.join("b"));
+    std::os::unix::fs::symlink("b", &a).unwrap();
+    std::os::unix::fs::symlink("a", &b).unwrap();
+    let msg = io_failure(&["encode", "-o", path_str(&a)], path_str(&a));
+    assert!(msg.contains("symbolic links"), "{msg}");
+    assert_eq!(fs::read_link(&a).unwrap(), Path::new("b"));
+    assert_eq!(names(&here), ["a", "abs", "b", "dangling", "nowhere", "rel"]);
+}
+
+/// `pctenc` with this umask (set in the child between fork and exec).
+fn with_umask(mask: libc::mode_t, args: &[&str]) -> std::process::Output {
+    let mut cmd = command();
+    cmd.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // SAFETY: umask is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::umask(mask);
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn new_files_follow_the_umask() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mask, mode) in [(0o077, 0o600), (0o022, 0o644), (0o002, 0o664), (0o027, 0o640)] {
+        let out = dir.path().join(format!("out-{mask:03o}"));
+        let run = with_umask(mask, &["encode", "-o", path_str(&out)]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let got = fs::metadata(&out).unwrap().mode() & 0o7777;
+        assert_eq!(got, mode, "umask {mask:03o}: mode {got:o}");
+    }
+}
+
+#[test]
+fn replaced_files_keep_mode_owner_and_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = unsafe { libc::geteuid() } == 0;
+    // As root, another owner and group must survive; otherwise (no privilege to give them)
+    // our own, which at least shows that nothing else is set.
+    let (uid, gid) =
+        if root { (1234, 5678) } else { (unsafe { libc::geteuid() }, unsafe { libc::getegid() }) };
+    if !root {
+        eprintln!("not root: the owner check uses the current user only");
+    }
+    for (before, after) in [(0o640, 0o640), (0o604, 0o604), (0o4755, 0o755), (0o2750, 0o750), (0o6711, 0o711)]
+    {
+        let out = dir.path().join("out");
+        fs::write(&out, "old\n").unwrap();
+        std::os::unix::fs::chown(&out, Some(uid), Some(gid)).unwrap();
+        fs::set_permissions(&out, fs::Permissions::from_mode(before)).unwrap();
+        // The umask applies to new files only.
+        let run = with_umask(0o077, &["encode", "-o", path_str(&out)]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let meta = fs::metadata(&out).unwrap();
+        assert_eq!(meta.mode() & 0o7777, after, "{before:o} became {:o}", meta.mode() & 0o7777);
+        assert_eq!((meta.uid(), meta.gid()), (uid, gid));
+        assert_eq!(names(dir.path()), ["out"]);
+    }
+    // Replacing breaks a hard link, as `sed -i` does: the other name keeps the old file.
+    let (out, other) = (dir.path().join("out"), dir.path().join("other"));
+    fs::write(&out, "old\n").unwrap();
+    fs::hard_link(&out, &other).unwrap();
+    ok(&["encode", "-o", path_str(&out)], b"new one\n");
+    assert_eq!(fs::read(&out).unwrap(), b"new%20one\n");
+    assert_eq!(fs::read(&other).unwrap(), b"old\n");
+}
+
+#[test]
+fn output_errors_name_the_path_and_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    // A directory that does not exist.
+    let missing = dir.path().join("missing").join("out.txt");
+    let msg = io_failure(&["encode", "-o", path_str(&missing)], path_str(&missing));
+    assert!(msg.ends_with(&os_message(libc::ENOENT)), "{msg}");
+    assert!(
+        msg.contains(&format!("cannot create a file in {}", dir.path().join("missing").display())),
+        "{msg}"
+    );
+    // Tests run as root, whom permission bits do not stop: a "directory" that is a regular
+    // file refuses a new file to everyone.
+    let file = dir.path().join("file");
+    fs::write(&file, "").unwrap();
+    let under = file.join("out.txt");
+    let msg = io_failure(&["encode", "-o", path_str(&under)], path_str(&under));
+    assert!(msg.ends_with(&os_message(libc::ENOTDIR)), "{msg}");
+    // A directory as the target.
+    let msg = io_failure(&["encode", "-o", path_str(dir.path())], path_str(dir.path()));
+    assert!(msg.ends_with("is a directory"), "{msg}");
+    assert_eq!(names(dir.path()), ["file"]);
+}
+
+/// sysfs refuses new files to root too; the reason is whatever the system says here.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_errors_in_a_directory_that_refuses_new_files() {
+    let probe = fs::OpenOptions::new().write(true).create_new(true).open("/sys/pctenc-probe");
+    let reason = probe.expect_err("/sys accepted a new file").to_string();
+    let msg = io_failure(&["encode", "-o", "/sys/pctenc-out"], "/sys/pctenc-out");
+    assert_eq!(msg, format!("pctenc: /sys/pctenc-out: cannot create a file in /sys: {reason}"));
+}
+
+/// Waits for `cond`, for at most a minute (an emulator may be slow to start).
+fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// pctenc writing `-o out` from a pipe that stays open, with part of its input written: the
+/// child, the pipe, and the directory.
+fn run_in_progress(
+    ignore: Option<i32>,
+) -> (std::process::Child, std::process::ChildStdin, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    fs::write(&out, "old\n").unwrap();
+    let mut cmd = command();
+    cmd.args(["encode", "--binary", "-o", path_str(&out)])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(signal) = ignore {
+        // SAFETY: signal is async-signal-safe and touches no memory of the parent.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::signal(signal, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&vec![b' '; 1 << 20]).unwrap();
+    // The temporary file is there, and holds output.
+    wait_for("the temporary file", || {
+        fs::read_dir(dir.path()).unwrap().any(|e| {
+            let e = e.unwrap();
+            e.file_name() != "out" && e.metadata().unwrap().len() > 0
+        })
+    });
+    (child, stdin, dir)
+}
+
+fn send(child: &std::process::Child, signal: i32) {
+    // SAFETY: kill has no memory effects; the pid is our own child's, not yet waited for.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+}
+
+/// SIGINT, SIGTERM and SIGHUP during `-o`: the temporary file is removed, the target kept,
+/// and the process ends by the signal (status 130, 143 or 129 in a shell).
+#[test]
+fn signals_during_a_run_remove_the_temporary_file() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let (mut child, stdin, dir) = run_in_progress(None);
+        send(&child, signal);
+        let status = child.wait().unwrap();
+        drop(stdin);
+        assert_eq!(status.signal(), Some(signal), "signal {signal}: {status:?}");
+        assert_eq!(names(dir.path()), ["out"], "signal {signal}");
+        assert_eq!(fs::read(dir.path().join("out")).unwrap(), b"old\n");
+    }
+    // A signal ignored by the parent (`nohup`) stays ignored: the run completes.
+    let (mut child, mut stdin, dir) = run_in_progress(Some(libc::SIGHUP));
+    send(&child, libc::SIGHUP);
+    stdin.write_all(b"!").unwrap();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let out = fs::read(dir.path().join("out")).unwrap();
+    assert_eq!(out.len(), 3 * ((1 << 20) + 1));
+    assert!(out.ends_with(b"%20%21"));
+    assert_eq!(names(dir.path()), ["out"]);
+}
+
+/// A closed output pipe ends pctenc by SIGPIPE, quietly, as it ends `cat`, even when its
+/// standard error is a closed pipe too.
+#[test]
+fn closed_output_pipe_ends_by_sigpipe() {
+    for close_stderr in [false, true] {
+        let mut child = command()
+            .args(["encode", "--binary"])
+            .stdin(fs::File::open("/dev/zero").unwrap())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut head = [0u8; 30];
+        stdout.read_exact(&mut head).unwrap();
+        assert_eq!(&head, b"%00%00%00%00%00%00%00%00%00%00");
+        if close_stderr {
+            drop(child.stderr.take());
+        }
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+        let stderr = crate::run::without_emulator_warnings(out.stderr);
+        assert!(stderr.is_empty(), "{}", String::from_utf8_lossy(&stderr));
+    }
+    // The issue's pipeline: `pipefail` sees 141.
+    let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
+    let script = r#"set -o pipefail; "$@" encode --binary </dev/zero | head -c 30 >/dev/null; echo $?"#;
+    let out = Command::new("bash")
+        .args(["-c", script, "bash"])
+        .args(runner.split_whitespace())
+        .arg(env!("CARGO_BIN_EXE_pctenc"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "141\n");
+}
+
+/// The progress bar is drawn on a terminal stderr only when the output does not go to that
+/// same terminal. (`script` gives pctenc a pseudo-terminal as stdin, stdout and stderr.)
+#[test]
+fn progress_bar_never_mixes_with_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big");
+    // 66 MiB of input (past the bar's threshold) that decode to 22 MiB.
+    fs::write(&big, b"%41".repeat(22 << 20)).unwrap();
+    let out = dir.path().join("out");
+    if Command::new("script").arg("--version").output().is_err() {
+        panic!("`script` (util-linux) is needed to give pctenc a terminal");
+    }
+    let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
+    let exe = env!("CARGO_BIN_EXE_pctenc");
+    let on_tty = |redirect: &str| -> String {
+        let line = format!("{runner} {exe} decode {} {redirect}", big.display());
+        let run =
+            Command::new("script").args(["-qefc", &line, "/dev/null"]).stdin(Stdio::null()).output().unwrap();
+        assert!(run.status.success(), "{line}: {}", String::from_utf8_lossy(&run.stderr));
+        String::from_utf8_lossy(&run.stdout).into_owned()
+    };
+    // Output to the terminal: no bar.
+    let mixed = on_tty("");
+    assert!(mixed.contains(&"A".repeat(1000)), "the output did not reach the terminal");
+    assert!(!mixed.contains("MiB"), "a progress bar in the output");
+    // Output redirected: the bar shows.
+    let shown = on_tty(&format!("> {}", out.display()));
+    assert!(shown.contains("MiB"), "no progress bar beside redirected output: {shown:?}");
+    assert_eq!(fs::metadata(&out).unwrap().len(), 22 << 20);
+}
