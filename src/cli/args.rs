@@ -128,8 +128,9 @@ pub struct DecodeArgs {
     /// too; `uri-reserved` does not.
     #[arg(long, value_name = "NAME", value_parser = parse_keep_set)]
     pub keep_encoded: Option<Set>,
-    /// Also decode `%uHHHH` (JavaScript's unescape), pairing surrogates; a lone surrogate is
-    /// an error, or U+FFFD with --lenient.
+    /// Also decode `%uHHHH` (JavaScript's unescape), pairing surrogates. A lone surrogate is
+    /// an error (U+FFFD with --lenient); so is a `%u` without four hex digits (copied with
+    /// --lenient).
     #[arg(long)]
     pub legacy_u: bool,
     /// Fail on an escape that decodes to a byte of these classes (comma-separated): `nul`,

@@ -103,7 +103,24 @@ fn decode_legacy_u() {
         "pctenc: <stdin>:2:3: offset 5: lone surrogate: `%u` escape of half a UTF-16 surrogate pair"
     );
     let (_, msg) = fails(&["decode", "--legacy-u"], b"%u00");
-    assert_eq!(msg, "pctenc: <stdin>:1:1: offset 0: truncated percent-escape: `%` needs two hex digits");
+    assert_eq!(msg, "pctenc: <stdin>:1:1: offset 0: truncated `%u` escape: `%u` needs four hex digits");
+    let (code, msg) = fails(
+        &["decode", "--legacy-u"],
+        b"ok
+%u0041%u00z1
+",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        msg,
+        "pctenc: <stdin>:2:7: offset 9: invalid `%u` escape: `%u` not followed by four hex digits"
+    );
+    // Without `--legacy-u`, `%u` is a `%` without two hex digits.
+    let (_, msg) = fails(&["decode"], b"%u0041");
+    assert_eq!(
+        msg,
+        "pctenc: <stdin>:1:1: offset 0: invalid percent-escape: `%` not followed by two hex digits"
+    );
 }
 
 #[test]

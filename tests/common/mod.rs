@@ -162,14 +162,16 @@ pub fn model_bytes(input: &[u8], dec: Decoder) -> Bytes {
                 } else {
                     // Truncated: the input ends before the escape could be complete, and what
                     // follows is hex digits (or `u` and hex digits with `%u`). Else: invalid.
+                    // With `%u` escapes, a `%u` is one of them: it needs four hex digits.
                     let after = &input[i + 1..];
                     let all_hex = |s: &[u8]| s.iter().all(|&c| hex(c).is_some());
-                    let truncated = (after.len() < 2 && all_hex(after))
-                        || (legacy_u
-                            && after.first() == Some(&b'u')
-                            && after.len() < 5
-                            && all_hex(&after[1..]));
-                    let kind = if truncated {
+                    let kind = if legacy_u && after.first() == Some(&b'u') {
+                        if after.len() < 5 && all_hex(&after[1..]) {
+                            DecodeErrorKind::TruncatedUEscape
+                        } else {
+                            DecodeErrorKind::InvalidUEscape
+                        }
+                    } else if after.len() < 2 && all_hex(after) {
                         DecodeErrorKind::TruncatedEscape
                     } else {
                         DecodeErrorKind::InvalidEscape
