@@ -68,7 +68,8 @@ pub struct SetArgs {
     /// Also escape these ASCII characters.
     #[arg(long, value_name = "CHARS")]
     pub escape: Option<String>,
-    /// Write a space as `+` (as forms do).
+    /// Write a space as `+` (as forms do); `+` itself is then escaped, as `%2B`, whatever
+    /// the set.
     #[arg(long)]
     pub space_as_plus: bool,
     /// Keep non-ASCII UTF-8 raw (IRI); bytes that are not valid UTF-8 are still escaped.

@@ -175,7 +175,7 @@ impl Encoder {
     /// The set for the text between escapes: when re-quoting with a space-as-`+` set, a `+`
     /// is an encoded space and is kept.
     const fn text_set(&self) -> Set {
-        if self.keep_escapes && self.set.space_as_plus() { self.set.remove(b'+') } else { self.set }
+        if self.keep_escapes && self.set.space_as_plus() { self.set.copying_plus() } else { self.set }
     }
 
     /// Calls `f` on the parts of `input`: all of it as text, or when re-quoting, the runs

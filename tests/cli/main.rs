@@ -47,6 +47,19 @@ fn encode_options() {
     );
 }
 
+/// `--space-as-plus` escapes `+` with every set, so `decode --plus` gives the input back
+/// (`%` too, with the sets that escape it).
+#[test]
+fn space_as_plus_round_trips_with_every_set() {
+    assert_eq!(ok(&["encode", "--set", "uri", "--space-as-plus"], b"a+b c\n"), b"a%2Bb+c\n");
+    for named in pctenc::sets::NAMED {
+        let input: &[u8] = if named.set.contains(b'%') { b"1+1 = 2 %41+\n" } else { b"1+1 = 2 +\n" };
+        let encoded = ok(&["encode", "--set", named.name, "--space-as-plus"], input);
+        assert!(!encoded.contains(&b' '), "{}: {encoded:?}", named.name);
+        assert_eq!(ok(&["decode", "--plus"], &encoded), input, "{}: {encoded:?}", named.name);
+    }
+}
+
 #[test]
 fn decode_options() {
     assert_eq!(ok(&["decode", "--plus"], b"a+b%2B\n"), b"a b+\n");
