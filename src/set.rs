@@ -11,9 +11,9 @@ use core::fmt;
 /// implementation byte for byte.
 ///
 /// Bytes `0x80..=0xFF` (the bytes of non-ASCII UTF-8 text) are always escaped, unless the set
-/// is an *IRI* set ([`with_iri`](Set::with_iri)), which keeps them raw so that `é` stays `é`
-/// instead of becoming `%C3%A9` (RFC 3987). Such a set still escapes bytes that are not part of
-/// valid UTF-8, so an encoder's output is always valid UTF-8.
+/// is an *IRI* set ([`with_iri`](Set::with_iri)), which keeps the characters RFC 3987 allows
+/// in an IRI raw, so that `é` stays `é` instead of becoming `%C3%A9`. Such a set still escapes
+/// bytes that are not part of valid UTF-8, so an encoder's output is always valid UTF-8.
 ///
 /// A set may also write a space as `+` instead of `%20`
 /// ([`with_space_as_plus`](Set::with_space_as_plus)), as HTML forms do. Such a set always
@@ -242,8 +242,17 @@ impl Set {
         }
     }
 
-    /// This set, keeping the bytes of non-ASCII UTF-8 characters raw when `on` (IRI, RFC 3987).
-    /// Bytes that are not part of valid UTF-8 are still escaped.
+    /// This set, keeping non-ASCII characters raw when `on`, as an IRI may hold them
+    /// (RFC 3987): exactly the characters of its `ucschar` (U+00A0-U+D7FF, U+F900-U+FDCF,
+    /// U+FDF0-U+FFEF, and planes 1 to 14 but their last two code points and U+E0000-U+E0FFF),
+    /// less the bidirectional formatting characters that its section 4.1 forbids although
+    /// `ucschar` has them (U+200E, U+200F, U+202A-U+202E, and the isolates U+2066-U+2069).
+    ///
+    /// Every other non-ASCII character is escaped as the `%HH` of its UTF-8: the C1 controls
+    /// U+0080-U+009F (U+009B starts terminal escape sequences, U+0085 is a newline to some
+    /// systems), private use characters (`iprivate`, which RFC 3987 allows in a query only),
+    /// the noncharacters U+FDD0-U+FDEF and U+xFFFE, U+xFFFF, and the specials U+FFF0-U+FFFF.
+    /// So are bytes that are not part of valid UTF-8.
     ///
     /// ```
     /// use pctenc::sets;
@@ -251,6 +260,7 @@ impl Set {
     /// let iri = sets::COMPONENT.with_iri(true);
     /// assert_eq!(pctenc::encode("café au lait", &iri), "café%20au%20lait");
     /// assert_eq!(pctenc::encode(b"caf\xE9", &iri), "caf%E9"); // Latin-1, not UTF-8
+    /// assert_eq!(pctenc::encode("a\u{9B}b\u{202E}", &iri), "a%C2%9Bb%E2%80%AE");
     /// ```
     #[must_use]
     pub const fn with_iri(self, on: bool) -> Set {
@@ -258,6 +268,9 @@ impl Set {
     }
 
     /// Whether the set escapes `byte`. Every byte value is a valid argument.
+    ///
+    /// For bytes `0x80..=0xFF`, whether the set escapes them everywhere: an IRI set escapes
+    /// them only where they are not part of a character it keeps ([`with_iri`](Set::with_iri)).
     ///
     /// A space in a space-as-plus set is "contained": it is written as `+`, not as itself.
     ///
@@ -290,7 +303,8 @@ impl Set {
         self.flags & PLUS != 0 && self.contains(b' ') && (self.contains(b'+') || self.flags & COPY_PLUS != 0)
     }
 
-    /// Whether non-ASCII UTF-8 is kept raw (see [`with_iri`](Set::with_iri)).
+    /// Whether the non-ASCII characters an IRI may hold are kept raw (see
+    /// [`with_iri`](Set::with_iri)).
     ///
     /// ```
     /// assert!(!pctenc::sets::PATH.is_iri());

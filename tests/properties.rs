@@ -193,7 +193,8 @@ fn predefined_ascii_sets() -> &'static [(Set, &'static AsciiSet)] {
 }
 
 /// An encoder written from the definition: letters and digits by the set, `%XX` for what
-/// the set escapes, `+` for a space in a plus set, and (IRI) valid non-ASCII UTF-8 kept.
+/// the set escapes, `+` for a space in a plus set, and (IRI) the characters of RFC 3987's
+/// `ucschar` kept raw but the bidi formatting ones (`common::iri_keeps`).
 fn model_encode(input: &[u8], set: &Set, lowercase: bool) -> String {
     let esc = |b: u8| if lowercase { format!("%{b:02x}") } else { format!("%{b:02X}") };
     let ascii = |b: u8, out: &mut String| {
@@ -209,7 +210,13 @@ fn model_encode(input: &[u8], set: &Set, lowercase: bool) -> String {
     if set.is_iri() {
         for chunk in input.utf8_chunks() {
             for c in chunk.valid().chars() {
-                if c.is_ascii() { ascii(c as u8, &mut out) } else { out.push(c) }
+                if c.is_ascii() {
+                    ascii(c as u8, &mut out)
+                } else if common::iri_keeps(c) {
+                    out.push(c)
+                } else {
+                    c.to_string().bytes().for_each(|b| out.push_str(&esc(b)));
+                }
             }
             for &b in chunk.invalid() {
                 out.push_str(&esc(b));

@@ -72,7 +72,9 @@ pub struct SetArgs {
     /// the set.
     #[arg(long)]
     pub space_as_plus: bool,
-    /// Keep non-ASCII UTF-8 raw (IRI); bytes that are not valid UTF-8 are still escaped.
+    /// Keep non-ASCII characters raw as an IRI may hold them (RFC 3987's ucschar, less bidi
+    /// formatting characters); C1 controls, private use, noncharacters and bytes that are not
+    /// valid UTF-8 are still escaped.
     #[arg(long)]
     pub iri: bool,
 }

@@ -45,6 +45,15 @@ fn encode_options() {
         ok(&["encode", "--iri", "--set", "component"], b"caf\xC3\xA9 \xFF\n"),
         "café%20%FF\n".as_bytes()
     );
+    // `--iri` keeps RFC 3987's `ucschar` raw, and escapes C1 controls, bidi formatting
+    // characters, private use and noncharacters.
+    assert_eq!(
+        ok(
+            &["encode", "--iri", "--set", "component"],
+            "é\u{9B}\u{85}\u{202E}\u{E000}\u{FFFF}😀\n".as_bytes()
+        ),
+        "é%C2%9B%C2%85%E2%80%AE%EE%80%80%EF%BF%BF😀\n".as_bytes()
+    );
 }
 
 /// `--space-as-plus` escapes `+` with every set, so `decode --plus` gives the input back
@@ -401,6 +410,10 @@ fn check_reports_every_invalid_line() {
     let (code, lines) = run_lines(&["check", "--iri"], b"caf\xE9\n");
     assert_eq!((code, lines.len()), (1, 1));
     assert!(lines[0].starts_with("pctenc: <stdin>:1:4: offset 3: byte 0xe9"), "{lines:?}");
+    // Outside RFC 3987's `ucschar`, or bidi formatting: must be escaped.
+    let (code, lines) = run_lines(&["check", "--iri"], "ok\ncafé\u{202E}\n".as_bytes());
+    assert_eq!((code, lines.len()), (1, 1));
+    assert!(lines[0].starts_with("pctenc: <stdin>:2:6: offset 8: byte 0xe2"), "{lines:?}");
 }
 
 /// Lines longer than the CLI's read size, with escapes, UTF-8 and `\r\n` split across reads,
