@@ -68,6 +68,11 @@ impl fmt::Display for BufferTooSmall {
 /// assert_eq!(kind("%4"), DecodeErrorKind::TruncatedEscape);
 /// assert_eq!(kind("%4g"), DecodeErrorKind::InvalidEscape);
 /// assert_eq!(kind("%z"), DecodeErrorKind::InvalidEscape);
+///
+/// // With `%uHHHH` escapes, a `%u` needs four hex digits.
+/// let kind = |input: &str| pctenc::Decoder::new().legacy_u(true).decode(input).unwrap_err().kind();
+/// assert_eq!(kind("%u00E"), DecodeErrorKind::TruncatedUEscape);
+/// assert_eq!(kind("%u00Ez"), DecodeErrorKind::InvalidUEscape);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -77,6 +82,14 @@ pub enum DecodeErrorKind {
     TruncatedEscape,
     /// A `%` not followed by two hex digits (`"%zz"`, `"%4g"`, `"%%41"`, `"%z"` at the end).
     InvalidEscape,
+    /// A `%u` at the end of the input with fewer than four bytes after it, all of them hex
+    /// digits (`"%u"`, `"%u00E"`), with [`Decoder::legacy_u`](crate::Decoder::legacy_u):
+    /// more input could have made it a `%uHHHH` escape. Without `legacy_u`, `%u` is an
+    /// [`InvalidEscape`](DecodeErrorKind::InvalidEscape).
+    TruncatedUEscape,
+    /// A `%u` not followed by four hex digits (`"%uzz"`, `"%u00E!"`), with
+    /// [`Decoder::legacy_u`](crate::Decoder::legacy_u).
+    InvalidUEscape,
     /// The decoded bytes are not valid UTF-8 (only in UTF-8 strict mode, which
     /// [`Decoder::decode_to_str`](crate::Decoder::decode_to_str) also applies in bytes mode).
     /// The offset is that of the input byte, often a `%`, that starts the invalid sequence.
@@ -100,6 +113,8 @@ impl fmt::Display for DecodeErrorKind {
         f.write_str(match *self {
             DecodeErrorKind::TruncatedEscape => "truncated percent-escape: `%` needs two hex digits",
             DecodeErrorKind::InvalidEscape => "invalid percent-escape: `%` not followed by two hex digits",
+            DecodeErrorKind::TruncatedUEscape => "truncated `%u` escape: `%u` needs four hex digits",
+            DecodeErrorKind::InvalidUEscape => "invalid `%u` escape: `%u` not followed by four hex digits",
             DecodeErrorKind::InvalidUtf8 => "decoded bytes are not valid UTF-8",
             DecodeErrorKind::BufferTooSmall => "output buffer too small",
             DecodeErrorKind::LoneSurrogate => "lone surrogate: `%u` escape of half a UTF-16 surrogate pair",

@@ -158,6 +158,7 @@ pub mod guide;
 mod hex;
 #[cfg(feature = "std")]
 pub mod io;
+mod iri;
 mod normalize;
 #[cfg(feature = "rayon")]
 mod par;
@@ -366,7 +367,8 @@ pub fn utf8_percent_encode<'a>(input: &'a str, set: &Set) -> PercentEncode<'a> {
 
 /// Checks that `input` is already a correct encoding for `set`: no byte that the set escapes
 /// appears raw (a `+` is fine in a space-as-plus set; for an IRI set, raw non-ASCII must be
-/// valid UTF-8), and every `%` starts a `%HH` escape. The error names the first problem.
+/// valid UTF-8 characters the set keeps, [`Set::with_iri`]), and every `%` starts a `%HH`
+/// escape. The error names the first problem.
 ///
 /// This is what an encoder's output always passes, so it tells whether input can be used as
 /// is or needs encoding (or re-quoting). Vectorized like the encoder.
@@ -374,7 +376,8 @@ pub fn utf8_percent_encode<'a>(input: &'a str, set: &Set) -> PercentEncode<'a> {
 /// # Errors
 ///
 /// [`ValidationError`] at the first byte that is wrong: its offset, and whether it is a byte
-/// the set escapes, a `%` without two hex digits, or (IRI sets) invalid UTF-8.
+/// the set escapes, a `%` without two hex digits, or (IRI sets) invalid UTF-8 or a character
+/// the set does not keep raw.
 ///
 /// # Examples
 ///

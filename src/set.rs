@@ -11,12 +11,13 @@ use core::fmt;
 /// implementation byte for byte.
 ///
 /// Bytes `0x80..=0xFF` (the bytes of non-ASCII UTF-8 text) are always escaped, unless the set
-/// is an *IRI* set ([`with_iri`](Set::with_iri)), which keeps them raw so that `é` stays `é`
-/// instead of becoming `%C3%A9` (RFC 3987). Such a set still escapes bytes that are not part of
-/// valid UTF-8, so an encoder's output is always valid UTF-8.
+/// is an *IRI* set ([`with_iri`](Set::with_iri)), which keeps the characters RFC 3987 allows
+/// in an IRI raw, so that `é` stays `é` instead of becoming `%C3%A9`. Such a set still escapes
+/// bytes that are not part of valid UTF-8, so an encoder's output is always valid UTF-8.
 ///
 /// A set may also write a space as `+` instead of `%20`
-/// ([`with_space_as_plus`](Set::with_space_as_plus)), as HTML forms do.
+/// ([`with_space_as_plus`](Set::with_space_as_plus)), as HTML forms do. Such a set always
+/// escapes `+` too, so that a `+` in its output can only be a space.
 ///
 /// Sets are `Copy`, small (48 bytes), and built with `const fn`s, so a custom set is a constant.
 /// The builders say what happens to the bytes they name: [`keep`](Set::keep) and
@@ -36,8 +37,8 @@ use core::fmt;
 /// assert_eq!(sets::RFC3986.remove(b'/'), PATH_KEEP_SLASH);
 /// ```
 ///
-/// Two sets are equal when they encode every input alike: a set that keeps the space is equal
-/// to the same set with the space-as-`+` rule, which it never uses.
+/// Two sets are equal when they encode every input alike: a set that keeps the space (or `+`)
+/// is equal to the same set with the space-as-`+` rule, which it does not use.
 #[derive(Clone, Copy)]
 pub struct Set {
     /// Bit `b` is set when ASCII byte `b` is escaped.
@@ -63,6 +64,8 @@ const fn rows_of(ascii: u128) -> [u8; 16] {
 
 const PLUS: u8 = 1;
 const IRI: u8 = 2;
+/// Re-quoting's text set ([`Set::copying_plus`]): `+` is copied, yet a space is `+`.
+const COPY_PLUS: u8 = 4;
 
 /// Bits of ASCII letters and digits.
 const ALPHANUMERIC: u128 = {
@@ -144,9 +147,17 @@ impl Set {
     /// `percent-encoding` crate's name (`AsciiSet::remove`). For bytes `0x80..=0xFF` this
     /// changes nothing (see [`with_iri`](Set::with_iri)).
     ///
+    /// A set that keeps `+` does not use the space-as-`+` rule
+    /// ([`with_space_as_plus`](Set::with_space_as_plus)): it writes a space as `%20`, since a
+    /// raw `+` in its output would read as a space. (A set that keeps the space copies it.)
+    /// Escaping `+` again puts the rule back in use.
+    ///
     /// ```
-    /// let set = pctenc::sets::COMPONENT.remove(b'@');
+    /// use pctenc::sets;
+    ///
+    /// let set = sets::COMPONENT.remove(b'@');
     /// assert_eq!(pctenc::encode("me@example.org", &set), "me@example.org");
+    /// assert_eq!(pctenc::encode("a+b c", &sets::FORM.remove(b'+')), "a+b%20c");
     /// ```
     #[must_use]
     pub const fn remove(self, byte: u8) -> Set {
@@ -157,6 +168,13 @@ impl Set {
         } else {
             self
         }
+    }
+
+    /// This space-as-`+` set, copying `+` as it is while still writing a space as `+`: the
+    /// set for text when re-quoting, where a `+` of the input is an encoded space already.
+    /// Not for output that must decode back to the input.
+    pub(crate) const fn copying_plus(self) -> Set {
+        Set { flags: self.flags | COPY_PLUS, ..self.remove(b'+') }
     }
 
     /// The set that escapes what either set escapes. The rules (space as `+`, IRI) are those
@@ -203,7 +221,13 @@ impl Set {
 
     /// This set, writing a space as `+` instead of `%20` when `on` (the
     /// `application/x-www-form-urlencoded` rule). Turning it on also makes the set escape the
-    /// space.
+    /// space and `+` (as `%2B`), whatever it did before: a `+` in the output then always
+    /// stands for a space, and decoding with `+` as a space
+    /// ([`Decoder::plus_as_space`](crate::Decoder::plus_as_space)) gives the input back.
+    ///
+    /// Turning it off writes a space as `%20` again and changes nothing else: which bytes
+    /// are escaped is the bitmap's business, and the rule does not record which of them it
+    /// added, so the space and `+` stay escaped (`.remove(b'+')` keeps `+` again).
     ///
     /// ```
     /// use pctenc::sets;
@@ -211,20 +235,33 @@ impl Set {
     /// let set = sets::RFC3986.with_space_as_plus(true);
     /// assert_eq!(pctenc::encode("a b+c", &set), "a+b%2Bc");
     /// assert_eq!(set, sets::PYTHON_QUOTE_PLUS);
+    /// // A set that keeps `+` escapes it once it writes spaces as `+`.
+    /// let query = sets::QUERY.with_space_as_plus(true);
+    /// assert_eq!(pctenc::encode("1+1 = 2", &query), "1%2B1+=+2");
+    /// assert_eq!(pctenc::encode("1+1 = 2", &query.with_space_as_plus(false)), "1%2B1%20=%202");
     /// // A set that keeps the space has no use for the rule.
     /// assert_eq!(sets::FORM.remove(b' '), pctenc::Set::keeping(b" *-._"));
     /// ```
     #[must_use]
     pub const fn with_space_as_plus(self, on: bool) -> Set {
         if on {
-            Set { flags: self.flags | PLUS, ..self.add(b' ') }
+            Set { flags: self.flags | PLUS, ..self.add(b' ').add(b'+') }
         } else {
             Set { flags: self.flags & !PLUS, ..self }
         }
     }
 
-    /// This set, keeping the bytes of non-ASCII UTF-8 characters raw when `on` (IRI, RFC 3987).
-    /// Bytes that are not part of valid UTF-8 are still escaped.
+    /// This set, keeping non-ASCII characters raw when `on`, as an IRI may hold them
+    /// (RFC 3987): exactly the characters of its `ucschar` (U+00A0-U+D7FF, U+F900-U+FDCF,
+    /// U+FDF0-U+FFEF, and planes 1 to 14 but their last two code points and U+E0000-U+E0FFF),
+    /// less the bidirectional formatting characters that its section 4.1 forbids although
+    /// `ucschar` has them (U+200E, U+200F, U+202A-U+202E, and the isolates U+2066-U+2069).
+    ///
+    /// Every other non-ASCII character is escaped as the `%HH` of its UTF-8: the C1 controls
+    /// U+0080-U+009F (U+009B starts terminal escape sequences, U+0085 is a newline to some
+    /// systems), private use characters (`iprivate`, which RFC 3987 allows in a query only),
+    /// the noncharacters U+FDD0-U+FDEF and U+xFFFE, U+xFFFF, and the specials U+FFF0-U+FFFF.
+    /// So are bytes that are not part of valid UTF-8.
     ///
     /// ```
     /// use pctenc::sets;
@@ -232,6 +269,7 @@ impl Set {
     /// let iri = sets::COMPONENT.with_iri(true);
     /// assert_eq!(pctenc::encode("café au lait", &iri), "café%20au%20lait");
     /// assert_eq!(pctenc::encode(b"caf\xE9", &iri), "caf%E9"); // Latin-1, not UTF-8
+    /// assert_eq!(pctenc::encode("a\u{9B}b\u{202E}", &iri), "a%C2%9Bb%E2%80%AE");
     /// ```
     #[must_use]
     pub const fn with_iri(self, on: bool) -> Set {
@@ -239,6 +277,9 @@ impl Set {
     }
 
     /// Whether the set escapes `byte`. Every byte value is a valid argument.
+    ///
+    /// For bytes `0x80..=0xFF`, whether the set escapes them everywhere: an IRI set escapes
+    /// them only where they are not part of a character it keeps ([`with_iri`](Set::with_iri)).
     ///
     /// A space in a space-as-plus set is "contained": it is written as `+`, not as itself.
     ///
@@ -255,17 +296,24 @@ impl Set {
         if byte < 128 { (self.ascii >> byte) & 1 != 0 } else { self.flags & IRI == 0 }
     }
 
-    /// Whether a space is written as `+`.
+    /// Whether a space is written as `+`: the rule is on
+    /// ([`with_space_as_plus`](Set::with_space_as_plus)) and the set escapes both the space
+    /// and `+`.
     ///
     /// ```
-    /// assert!(pctenc::sets::FORM.space_as_plus());
+    /// use pctenc::sets;
+    ///
+    /// assert!(sets::FORM.space_as_plus());
+    /// assert!(!sets::FORM.remove(b'+').space_as_plus()); // a raw `+` would read as a space
+    /// assert!(sets::FORM.remove(b'+').add(b'+').space_as_plus());
     /// ```
     #[inline]
     pub const fn space_as_plus(&self) -> bool {
-        self.flags & PLUS != 0 && self.contains(b' ')
+        self.flags & PLUS != 0 && self.contains(b' ') && (self.contains(b'+') || self.flags & COPY_PLUS != 0)
     }
 
-    /// Whether non-ASCII UTF-8 is kept raw (see [`with_iri`](Set::with_iri)).
+    /// Whether the non-ASCII characters an IRI may hold are kept raw (see
+    /// [`with_iri`](Set::with_iri)).
     ///
     /// ```
     /// assert!(!pctenc::sets::PATH.is_iri());
@@ -527,6 +575,11 @@ mod tests {
                     set.with_iri(true),
                 ] {
                     assert_eq!(s.rows, rows_of(s.ascii));
+                    // A set that writes a space as `+` escapes `+`, through every builder.
+                    for t in [s, s.complement(), s.remove(b'+'), s.union(*other), s.add(b'+'), s.remove(b' ')]
+                    {
+                        assert!(!t.space_as_plus() || t.contains(b'+'), "{t:?}");
+                    }
                     for b in 0..128u8 {
                         assert_eq!(s.add(b).rows, rows_of(s.add(b).ascii));
                         assert_eq!(s.remove(b).rows, rows_of(s.remove(b).ascii));

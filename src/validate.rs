@@ -18,7 +18,7 @@ use crate::{Set, hex};
 #[non_exhaustive]
 pub enum ValidationErrorKind {
     /// A byte that the set escapes appears raw (for an IRI set, also a byte that is not part of
-    /// valid UTF-8).
+    /// valid UTF-8, or the first byte of a character the set does not keep raw).
     Unescaped,
     /// A `%` at the end of the input with fewer than two hex digits after it.
     TruncatedEscape,
@@ -136,8 +136,9 @@ pub(crate) fn validate(
     set: &Set,
     prefix: impl Fn(&[u8], &Set) -> usize,
 ) -> Result<(), ValidationError> {
-    // The per-byte check passes raw non-ASCII for IRI sets; they must also be valid UTF-8.
-    let utf8 = if set.is_iri() { core::str::from_utf8(input).err().map(|e| e.valid_up_to()) } else { None };
+    // The per-byte check passes raw non-ASCII for IRI sets; they must also be valid UTF-8,
+    // and characters such a set keeps raw (`crate::iri`).
+    let utf8 = if set.is_iri() { crate::iri::first_escaped(input) } else { None };
     let bytes = scalar(input, set, prefix(input, set));
     match (bytes, utf8) {
         (Err(e), Some(at)) if at < e.offset => {

@@ -492,6 +492,12 @@ fn cpython_urllib() {
                 let plus = function == "quote_plus";
                 let default_safe = if plus { "" } else { "/" };
                 let safe = case.get("safe").map_or(default_safe, |s| s.as_str().expect("safe is a str"));
+                if plus && safe.contains('+') {
+                    // Python keeps that `+` raw beside the `+`s that stand for spaces, so its
+                    // output does not decode back; a set that writes a space as `+` escapes `+`.
+                    report.exclude("quote_plus with `+` in safe: a raw `+` would read as a space");
+                    continue;
+                }
                 report.encode(&name, &input, python_set(safe, plus), "", field(case, "expect"));
             }
             _ => {
@@ -556,6 +562,6 @@ fn cpython_urllib() {
         }
     }
 
-    // 44 literal cases, 2 per should_quote char, 2 per ASCII char and the escape string.
-    report.finish(44 + 2 * should_quote.len() + 2 * 128 + 1);
+    // 42 literal cases, 2 per should_quote char, 2 per ASCII char and the escape string.
+    report.finish(42 + 2 * should_quote.len() + 2 * 128 + 1);
 }

@@ -766,15 +766,27 @@ fn legacy_u() {
     agree(dec, "%uD83D%uDE0z", err(0, LoneSurrogate));
     agree(dec.lenient(true), "%uD83D%uD83D%uDE00", ok("\u{FFFD}😀"));
     agree(dec.lenient(true), "%uD83D%uDE0", ok("\u{FFFD}%uDE0"));
-    // A `%u` without four hex digits is a malformed `%`: truncated when only hex digits
-    // follow it to the end.
-    for input in ["%u", "%u0", "%u00", "%u004", "%uD83", "a%uabc"] {
-        let at = input.find('%').unwrap();
-        agree(dec, input, err(at, TruncatedEscape));
+    // A `%u` without four hex digits is a malformed `%u` escape: truncated when only hex
+    // digits follow it to the end.
+    for input in ["%u", "%u0", "%u00", "%u004", "%uD83", "a%uabc", "%41%u"] {
+        let at = input.rfind('%').unwrap();
+        agree(dec, input, err(at, TruncatedUEscape));
     }
-    for input in ["%uz", "%u004z", "%u004%u0041", "%U0041", "%u 041", "%u+0041", "%u-041"] {
-        agree(dec, input, err(0, InvalidEscape));
+    for input in ["%uz", "%u004z", "%u004%u0041", "%u 041", "%u+0041", "%u-041", "%u0041%uz"] {
+        let at = if input.starts_with("%u0041") { 6 } else { 0 };
+        agree(dec, input, err(at, InvalidUEscape));
     }
+    // `%U` is not `%u` (unescape reads a lowercase `u` only): a malformed `%`.
+    agree(dec, "%U0041", err(0, InvalidEscape));
+    agree(dec, "%4", err(0, TruncatedEscape));
+    assert_eq!(
+        dec.decode("a%u00E").unwrap_err().to_string(),
+        "offset 1: truncated `%u` escape: `%u` needs four hex digits"
+    );
+    assert_eq!(
+        dec.decode("%u00Ez").unwrap_err().to_string(),
+        "offset 0: invalid `%u` escape: `%u` not followed by four hex digits"
+    );
     agree(dec.lenient(true), "%U0041%u004z%u", ok("%U0041%u004z%u"));
     // Without legacy_u, `%u` is malformed.
     agree(Decoder::new(), "%u0041", err(0, InvalidEscape));
@@ -851,7 +863,7 @@ fn legacy_u_streaming_holds_a_high_surrogate_back() {
     let mut stream = StreamDecoder::new(dec);
     stream.feed(b"%u00", &mut Vec::new()).unwrap();
     let err = stream.finish(&mut Vec::new()).unwrap_err();
-    assert_eq!((err.offset(), err.kind()), (0, DecodeErrorKind::TruncatedEscape));
+    assert_eq!((err.offset(), err.kind()), (0, DecodeErrorKind::TruncatedUEscape));
     // Every split of a few inputs, with every option decoder.
     for input in ["%uD83D%uDE00", "x%uD83D%uDE0", "%uD83D%u002F%2F", "%u00%u0041%uDBFF%uDFFF+%C3%A9"] {
         for dec in option_decoders() {

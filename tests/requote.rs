@@ -18,13 +18,10 @@ fn valid_escape(input: &[u8], i: usize) -> bool {
 
 /// The rules byte by byte: a valid escape is copied, a stray `%` is `%25`, a `+` of a
 /// space-as-plus set is kept, and every other byte is encoded as the set says (for an IRI set,
-/// non-ASCII bytes that belong to valid UTF-8 are kept).
+/// non-ASCII bytes of valid UTF-8 characters of RFC 3987's `ucschar`, but the bidi formatting
+/// ones, are kept: `common::iri_kept_bytes`).
 fn model(input: &[u8], set: &Set, lowercase: bool) -> Vec<u8> {
-    let mut in_utf8 = Vec::with_capacity(input.len());
-    for chunk in input.utf8_chunks() {
-        in_utf8.extend(std::iter::repeat_n(true, chunk.valid().len()));
-        in_utf8.extend(std::iter::repeat_n(false, chunk.invalid().len()));
-    }
+    let in_utf8 = common::iri_kept_bytes(input);
     let escape = |b: u8| if lowercase { format!("%{b:02x}") } else { format!("%{b:02X}") }.into_bytes();
     let mut out = Vec::new();
     let mut i = 0;

@@ -849,32 +849,74 @@ fn dropping_a_writer_finishes_it_as_documented() {
     drop(writer);
     assert_eq!(out, b"a%20b%25");
 
-    // Decoder, strict: everything before the unfinished escape, nothing for it.
-    for input in [&b"ab%4"[..], b"ab%"] {
+    // Decoder: what is held back is written as lenient decoding would, whatever the mode.
+    let legacy_u = Decoder::new().legacy_u(true);
+    let cases: &[(Decoder, &[u8], &[u8])] = &[
+        (Decoder::new(), b"abc%4", b"abc%4"),
+        (Decoder::new(), b"ab%", b"ab%"),
+        (Decoder::new().lenient(true), b"ab%4", b"ab%4"),
+        // Strict UTF-8: an unfinished sequence becomes U+FFFD, as lossy decoding writes it.
+        (Decoder::URI_COMPONENT, b"ok%C3", "ok\u{FFFD}".as_bytes()),
+        (Decoder::URI_COMPONENT, b"ok%C3%A", "ok\u{FFFD}%A".as_bytes()),
+        (Decoder::URI_COMPONENT, b"ok%E2%82", "ok\u{FFFD}".as_bytes()),
+        (Decoder::FORM, b"ok%C3", "ok\u{FFFD}".as_bytes()),
+        (Decoder::new(), b"ok%C3", b"ok\xC3"),
+        // `%u`: a high surrogate waiting for its low half, a `%u` waiting for its digits.
+        (legacy_u, b"x%uD83D", "x\u{FFFD}".as_bytes()),
+        (legacy_u, b"x%uD83D%uDE0", "x\u{FFFD}%uDE0".as_bytes()),
+        (legacy_u, b"x%u00", b"x%u00"),
+        (legacy_u.utf8(Utf8Mode::Strict), b"%C3%uD83D", "\u{FFFD}\u{FFFD}".as_bytes()),
+    ];
+    for &(dec, input, want) in cases {
         let mut out = Vec::new();
-        let mut writer = DecodeWriter::new(Decoder::new(), &mut out);
+        let mut writer = DecodeWriter::new(dec, &mut out);
         writer.write_all(input).unwrap();
         drop(writer);
-        assert_eq!(out, b"ab");
+        assert_eq!(out, want, "{dec:?} on {}", show(input));
     }
-    // Strict UTF-8: an unfinished sequence is not written either.
+
+    // A stream that failed reported its error: dropping it writes nothing more.
     let mut out = Vec::new();
-    let mut writer = DecodeWriter::new(Decoder::URI_COMPONENT, &mut out);
-    writer.write_all(b"ok%C3").unwrap();
+    let mut writer = DecodeWriter::new(Decoder::new(), &mut out);
+    writer.write_all(b"ok ").unwrap();
+    assert!(writer.write_all(b"%zz%4").is_err());
     drop(writer);
-    assert_eq!(out, b"ok");
-    // Lenient: written as it is.
+    assert_eq!(out, b"ok ");
+    // Finished already: nothing is written twice.
     let mut out = Vec::new();
     let mut writer = DecodeWriter::new(Decoder::new().lenient(true), &mut out);
-    writer.write_all(b"ab%4").unwrap();
+    writer.write_all(b"a%").unwrap();
+    writer.try_finish().unwrap();
     drop(writer);
-    assert_eq!(out, b"ab%4");
-    // Lossy: the unfinished sequence becomes U+FFFD.
-    let mut out = Vec::new();
-    let mut writer = DecodeWriter::new(Decoder::FORM, &mut out);
-    writer.write_all(b"ok%C3").unwrap();
-    drop(writer);
-    assert_eq!(out, "ok\u{FFFD}".as_bytes());
+    assert_eq!(out, b"a%");
+}
+
+/// No byte written to a `DecodeWriter` vanishes when it is dropped: whatever the decoder and
+/// however the input was written, a writer whose writes all succeeded writes, when dropped,
+/// what the same decoder made lenient (and lossy instead of strict UTF-8) gives for the whole
+/// input.
+#[test]
+fn a_dropped_decode_writer_writes_what_lenient_decoding_gives() {
+    for dec in common::option_decoders() {
+        let utf8 = if dec.utf8_mode() == Utf8Mode::Strict { Utf8Mode::Lossy } else { dec.utf8_mode() };
+        let relaxed = dec.lenient(true).utf8(utf8);
+        for &input in TRICKY {
+            let want = relaxed.decode(input);
+            for cut in 0..=input.len() {
+                let mut out = Vec::new();
+                let mut writer = DecodeWriter::new(dec, &mut out);
+                let written = writer.write_all(&input[..cut]).and_then(|()| writer.write_all(&input[cut..]));
+                drop(writer);
+                let case = || format!("{dec:?} on {} cut at {cut}", show(input));
+                match (written, &want) {
+                    (Ok(()), Ok(want)) => assert_eq!(out, want[..], "{}", case()),
+                    // Only a rejected byte fails lenient decoding: strict writes fail there too.
+                    (Ok(()), Err(e)) => panic!("{}: writes succeeded, lenient decoding fails: {e}", case()),
+                    (Err(_), _) => {}
+                }
+            }
+        }
+    }
 }
 
 #[test]

@@ -168,10 +168,13 @@ pub struct SetArgs {
     /// Also escape these ASCII characters.
     #[arg(long, value_name = "CHARS")]
     pub escape: Option<String>,
-    /// Write a space as `+` (as forms do).
+    /// Write a space as `+` (as forms do); `+` itself is then escaped, as `%2B`, whatever
+    /// the set.
     #[arg(long)]
     pub space_as_plus: bool,
-    /// Keep non-ASCII UTF-8 raw (IRI); bytes that are not valid UTF-8 are still escaped.
+    /// Keep non-ASCII characters raw as an IRI may hold them (RFC 3987's ucschar, less bidi
+    /// formatting characters); C1 controls, private use, noncharacters and bytes that are not
+    /// valid UTF-8 are still escaped.
     #[arg(long)]
     pub iri: bool,
 }
@@ -243,8 +246,9 @@ pub struct DecodeArgs {
     /// too; `uri-reserved` does not.
     #[arg(long, value_name = "NAME", value_parser = parse_keep_set)]
     pub keep_encoded: Option<Set>,
-    /// Also decode `%uHHHH` (JavaScript's unescape), pairing surrogates; a lone surrogate is
-    /// an error, or U+FFFD with --lenient.
+    /// Also decode `%uHHHH` (JavaScript's unescape), pairing surrogates. A lone surrogate is
+    /// an error (U+FFFD with --lenient); so is a `%u` without four hex digits (copied with
+    /// --lenient).
     #[arg(long)]
     pub legacy_u: bool,
     /// Fail on an escape that decodes to a byte of these classes (comma-separated): `nul`,

@@ -20,7 +20,7 @@ pub fn table() -> String {
     let _ = writeln!(
         out,
         "\nEvery set escapes C0 controls, DEL and bytes 0x80-0xFF (as the UTF-8 of non-ASCII text).\n\
-         --keep/--escape adjust a set, --space-as-plus writes a space as +, --iri keeps valid UTF-8 raw."
+         --keep/--escape adjust a set, --space-as-plus writes a space as +, --iri keeps IRI characters raw."
     );
     out
 }

@@ -416,8 +416,10 @@ impl Decoder {
     /// high-surrogate escape immediately followed by a low-surrogate one (`%uD83D%uDE00`) is
     /// one character. A lone surrogate is an error of kind
     /// [`DecodeErrorKind::LoneSurrogate`] at its `%`, or, when [lenient](Decoder::lenient),
-    /// U+FFFD. A `%u` without four hex digits is a malformed `%` (truncated when only hex
-    /// digits follow it to the end of the input). `%HH` escapes decode as always.
+    /// U+FFFD. A `%u` without four hex digits is a malformed `%`: copied when lenient, else an
+    /// error of kind [`DecodeErrorKind::InvalidUEscape`], or
+    /// [`TruncatedUEscape`](DecodeErrorKind::TruncatedUEscape) when only hex digits follow it
+    /// to the end of the input. `%HH` escapes decode as always.
     ///
     /// ```
     /// use pctenc::{Decoder, DecodeErrorKind};
@@ -427,6 +429,9 @@ impl Decoder {
     /// let err = dec.decode("ok%uD83D!").unwrap_err();
     /// assert_eq!((err.offset(), err.kind()), (2, DecodeErrorKind::LoneSurrogate));
     /// assert_eq!(dec.lenient(true).decode_to_str("%uDE00%U0041").unwrap(), "\u{FFFD}%U0041");
+    /// let err = dec.decode("%u0041%u00E").unwrap_err();
+    /// assert_eq!((err.offset(), err.kind()), (6, DecodeErrorKind::TruncatedUEscape));
+    /// assert_eq!(err.to_string(), "offset 6: truncated `%u` escape: `%u` needs four hex digits");
     /// ```
     #[must_use]
     pub const fn legacy_u(self, on: bool) -> Decoder {

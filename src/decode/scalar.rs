@@ -90,8 +90,18 @@ fn undecided(input: &[u8], at: usize) -> bool {
 /// Why the `%` at `input[at]` (not a valid escape, and nothing more to come) is malformed.
 #[cold]
 fn malformed(input: &[u8], at: usize, rules: Rules) -> DecodeError {
-    let truncated = undecided(input, at) || (rules.legacy_u && undecided_u(input, at));
-    let kind = if truncated { DecodeErrorKind::TruncatedEscape } else { DecodeErrorKind::InvalidEscape };
+    let kind = if rules.legacy_u && input.get(at + 1) == Some(&b'u') {
+        // `%u` is never `%HH`: with `%uHHHH` escapes it is one of them gone wrong.
+        if undecided_u(input, at) {
+            DecodeErrorKind::TruncatedUEscape
+        } else {
+            DecodeErrorKind::InvalidUEscape
+        }
+    } else if undecided(input, at) {
+        DecodeErrorKind::TruncatedEscape
+    } else {
+        DecodeErrorKind::InvalidEscape
+    };
     DecodeError::new(at, kind)
 }
 
@@ -527,11 +537,11 @@ mod tests {
         );
         assert_eq!(
             run(b"%u12", strict, true).unwrap_err(),
-            DecodeError::new(0, DecodeErrorKind::TruncatedEscape)
+            DecodeError::new(0, DecodeErrorKind::TruncatedUEscape)
         );
         assert_eq!(
             run(b"%u12z", strict, true).unwrap_err(),
-            DecodeError::new(0, DecodeErrorKind::InvalidEscape)
+            DecodeError::new(0, DecodeErrorKind::InvalidUEscape)
         );
     }
 

@@ -34,6 +34,12 @@ use crate::{DecodeError, DecodeErrorKind};
 /// stream.feed(b"%", &mut out).unwrap(); // might still become `%25`
 /// assert_eq!(stream.finish(&mut out).unwrap_err().offset(), 3);
 /// ```
+///
+/// A `StreamDecoder` writes only into the `Vec` of each call, so what it holds back between
+/// calls is output only [`finish`](StreamDecoder::finish) can give: dropping the stream
+/// without finishing it discards those few bytes (and the error they may be). Call `finish`
+/// at the end of the input; [`DecodeWriter`](crate::DecodeWriter), which owns a writer,
+/// writes them when dropped.
 #[derive(Clone, Debug)]
 pub struct StreamDecoder {
     decoder: Decoder,
@@ -154,6 +160,24 @@ impl StreamDecoder {
         if result.is_ok() {
             *self = StreamDecoder::new(self.decoder);
         }
+        result
+    }
+
+    /// Ends the stream as [`finish`](StreamDecoder::finish) does, but settles what was held
+    /// back as lenient decoding would: a `%` left unfinished is copied, a lone `%u` high
+    /// surrogate becomes U+FFFD, and in [`Utf8Mode::Strict`] an unfinished UTF-8 sequence
+    /// becomes U+FFFD, as [`Utf8Mode::Lossy`] writes it. What a dropped [`DecodeWriter`]
+    /// writes, so that no byte written to it vanishes. Fails only with the error of an
+    /// earlier call.
+    ///
+    /// [`DecodeWriter`]: crate::DecodeWriter
+    #[cfg(feature = "std")]
+    pub(crate) fn finish_lenient(&mut self, out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        let rules = self.decoder;
+        let utf8 = if rules.utf8 == Utf8Mode::Strict { Utf8Mode::Lossy } else { rules.utf8 };
+        self.decoder = rules.lenient(true).utf8(utf8);
+        let result = self.finish(out);
+        self.decoder = rules;
         result
     }
 

@@ -36,10 +36,17 @@ pub struct PercentEncode<'a> {
     escapes: &'static str,
     /// Re-quoting: a valid `%HH` is copied, a stray `%` is written `%25`.
     keep_escapes: bool,
-    /// IRI sets only: how many bytes at the start of `rest` are known to be valid UTF-8, and
-    /// how many after those are known not to be (and so are escaped).
+    /// IRI sets only: how many bytes at the start of `rest` are known to be ASCII and
+    /// characters the set keeps raw, and how many non-ASCII bytes after those are known to be
+    /// escaped (an invalid UTF-8 sequence, or characters the set does not keep,
+    /// [`crate::iri`]).
     valid: usize,
     invalid: usize,
+    /// IRI sets only: how many bytes at the start of `rest` are known to be valid UTF-8, and
+    /// how many after those are known not to be. Measured once for all the characters in
+    /// them, however many runs they split into.
+    utf8: usize,
+    bad: usize,
 }
 
 impl<'a> PercentEncode<'a> {
@@ -49,7 +56,7 @@ impl<'a> PercentEncode<'a> {
         escapes: &'static str,
         keep_escapes: bool,
     ) -> PercentEncode<'a> {
-        PercentEncode { rest: input, set, escapes, keep_escapes, valid: 0, invalid: 0 }
+        PercentEncode { rest: input, set, escapes, keep_escapes, valid: 0, invalid: 0, utf8: 0, bad: 0 }
     }
 
     /// Whether byte `i` of `rest` is copied as is. For IRI sets, `valid`/`invalid` must
@@ -64,17 +71,25 @@ impl<'a> PercentEncode<'a> {
         }
     }
 
-    /// For IRI sets: measures the valid UTF-8 prefix of `rest` and the invalid sequence
-    /// after it, once the previous measurement has been used up.
+    /// For IRI sets: measures the run of kept characters at the start of `rest`, or the run
+    /// of escaped ones, once the previous measurement has been used up.
     fn refresh(&mut self) {
-        if self.set.is_iri() && self.valid == 0 && self.invalid == 0 {
+        if !self.set.is_iri() || self.valid != 0 || self.invalid != 0 {
+            return;
+        }
+        if self.utf8 == 0 && self.bad == 0 {
             match core::str::from_utf8(self.rest) {
-                Ok(_) => self.valid = self.rest.len(),
+                Ok(_) => self.utf8 = self.rest.len(),
                 Err(e) => {
-                    self.valid = e.valid_up_to();
-                    self.invalid = e.error_len().unwrap_or(self.rest.len() - self.valid);
+                    self.utf8 = e.valid_up_to();
+                    self.bad = e.error_len().unwrap_or(self.rest.len() - self.utf8);
                 }
             }
+        }
+        let text = &self.rest[..self.utf8];
+        self.valid = crate::iri::run(text, true);
+        if self.valid == 0 {
+            self.invalid = if text.is_empty() { self.bad } else { crate::iri::run(text, false) };
         }
     }
 
@@ -84,6 +99,9 @@ impl<'a> PercentEncode<'a> {
         let from_valid = n.min(self.valid);
         self.valid -= from_valid;
         self.invalid -= (n - from_valid).min(self.invalid);
+        let from_utf8 = n.min(self.utf8);
+        self.utf8 -= from_utf8;
+        self.bad -= (n - from_utf8).min(self.bad);
         piece
     }
 }
@@ -114,8 +132,9 @@ impl<'a> Iterator for PercentEncode<'a> {
         }
         let run = (1..self.rest.len()).find(|&i| !self.kept(i)).unwrap_or(self.rest.len());
         let piece = self.advance(run);
-        // A kept run is ASCII, or (IRI) lies inside a valid UTF-8 prefix and ends where that
-        // prefix ends or before an ASCII byte, so it is valid UTF-8 on its own.
+        // A kept run is ASCII, or (IRI) lies inside a run of ASCII and whole kept characters
+        // and ends where that run ends or before an ASCII byte, so it is valid UTF-8 on its
+        // own.
         Some(core::str::from_utf8(piece).expect("kept runs are valid UTF-8"))
     }
 

@@ -175,7 +175,7 @@ impl Encoder {
     /// The set for the text between escapes: when re-quoting with a space-as-`+` set, a `+`
     /// is an encoded space and is kept.
     const fn text_set(&self) -> Set {
-        if self.keep_escapes && self.set.space_as_plus() { self.set.remove(b'+') } else { self.set }
+        if self.keep_escapes && self.set.space_as_plus() { self.set.copying_plus() } else { self.set }
     }
 
     /// Calls `f` on the parts of `input`: all of it as text, or when re-quoting, the runs
@@ -592,42 +592,50 @@ pub(crate) fn escaped_len(len: usize, escapes: usize) -> Option<usize> {
 }
 
 /// Calls `f` on consecutive parts of `input` with the set to use for each: `set` itself,
-/// except that with an IRI set the bytes that are not valid UTF-8 get the non-IRI set, which
-/// escapes them. Stops at the first `None` from `f`.
+/// except that with an IRI set the bytes it must not keep raw get the non-IRI set, which
+/// escapes them: bytes that are not valid UTF-8, and characters outside RFC 3987's
+/// `ucschar` or forbidden by it ([`crate::iri`]). Stops at the first `None` from `f`.
 ///
-/// The two sets treat ASCII alike, so ASCII between invalid bytes joins their part: input
-/// such as `a\xFF` repeated is one part, not two per three bytes (which made it 70 times
-/// slower to encode than valid text).
+/// The two sets treat ASCII alike, so ASCII joins the part it follows, and a part ends only
+/// where a non-ASCII character of the other kind starts: input such as `a\xFF` or `a\u{85}`
+/// repeated is one part, not two per character (which made it 70 times slower to encode
+/// than valid text).
 fn try_segments(input: &[u8], set: &Set, mut f: impl FnMut(&[u8], &Set) -> Option<()>) -> Option<()> {
     if !set.is_iri() {
         return f(input, set);
     }
     let escape_all = set.with_iri(false);
-    let mut rest = input;
-    // The first `pending` bytes of `rest` go with `escape_all`: invalid bytes and ASCII.
-    let mut pending = 0;
-    loop {
-        let (valid, bad) = match core::str::from_utf8(&rest[pending..]) {
-            Ok(valid) => (valid.as_bytes(), 0),
-            Err(e) => {
-                let valid = &rest[pending..pending + e.valid_up_to()];
-                (valid, e.error_len().unwrap_or(rest.len() - pending - valid.len()))
-            }
+    // `input[start..pos]` is the part not handed to `f` yet; `raw`: whether it goes with
+    // `set` (it holds characters kept raw) or with `escape_all`.
+    let (mut start, mut pos, mut raw) = (0, 0, false);
+    let mut flush = |start: &mut usize, end: usize, raw: bool| {
+        let part = &input[*start..end];
+        *start = end;
+        if part.is_empty() { Some(()) } else { f(part, if raw { set } else { &escape_all }) }
+    };
+    while pos < input.len() {
+        let (valid, bad) = match core::str::from_utf8(&input[pos..]) {
+            Ok(_) => (input.len() - pos, 0),
+            Err(e) => (e.valid_up_to(), e.error_len().unwrap_or(input.len() - pos - e.valid_up_to())),
         };
-        if valid.is_ascii() {
-            pending += valid.len() + bad;
-        } else {
-            if pending > 0 {
-                f(&rest[..pending], &escape_all)?;
+        let text = &input[pos..pos + valid];
+        let mut at = 0;
+        loop {
+            at += crate::iri::run(&text[at..], raw);
+            if at == text.len() {
+                break;
             }
-            f(valid, set)?;
-            rest = &rest[pending + valid.len()..];
-            pending = bad;
+            // A character of the other kind: the part ends before it.
+            flush(&mut start, pos + at, raw)?;
+            raw = !raw;
         }
-        if pending == rest.len() {
-            return if rest.is_empty() { Some(()) } else { f(rest, &escape_all) };
+        if bad > 0 && raw {
+            flush(&mut start, pos + valid, raw)?;
+            raw = false;
         }
+        pos += valid + bad;
     }
+    flush(&mut start, input.len(), raw)
 }
 
 #[cfg(test)]

@@ -30,6 +30,11 @@ use super::Encoder;
 /// assert_eq!(out, "café%20100%41%25".as_bytes());
 /// assert_eq!(out, enc.encode("café 100%41%").as_bytes());
 /// ```
+///
+/// A `StreamEncoder` writes only into the `Vec` of each call, so the bytes it holds back are
+/// output only [`finish`](StreamEncoder::finish) gives: dropping the stream without finishing
+/// it discards them. Call `finish` at the end of the input;
+/// [`EncodeWriter`](crate::EncodeWriter), which owns a writer, writes them when dropped.
 #[derive(Clone, Debug)]
 pub struct StreamEncoder {
     encoder: Encoder,

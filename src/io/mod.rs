@@ -66,6 +66,17 @@
 //! assert_eq!(decode_error.offset(), 10);
 //! ```
 //!
+//! # Dropping
+//!
+//! A writer dropped without [`finish`](EncodeWriter::finish) finishes itself, as
+//! `BufWriter` flushes itself, ignoring errors: everything written to it reaches the inner
+//! writer, the bytes held back included ([`DecodeWriter`] writes those as lenient decoding
+//! would, since a drop has no way to report a decoding error). Only `finish` and
+//! `try_finish` say whether that worked. A reader dropped before the end discards the
+//! output it has read from the inner reader but not given yet, as a `BufReader` discards
+//! its buffer. [`StreamEncoder`] and [`StreamDecoder`] own no writer: their held-back bytes
+//! come out of their `finish` only.
+//!
 //! [`Encoder::encode_vec`]: crate::Encoder::encode_vec
 //! [`Decoder::decode_vec`]: crate::Decoder::decode_vec
 //! [`Decoder::legacy_u`]: crate::Decoder::legacy_u
@@ -108,6 +119,9 @@ const SLACK: usize = 64;
 trait Codec {
     fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError>;
     fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), DecodeError>;
+    /// `finish` for an adapter dropped unfinished: what is held back is written as lenient
+    /// decoding would, never dropped. Fails only with the error of an earlier call.
+    fn finish_on_drop(&mut self, out: &mut Vec<u8>) -> Result<(), DecodeError>;
 }
 
 impl Codec for StreamEncoder {
@@ -120,6 +134,11 @@ impl Codec for StreamEncoder {
         StreamEncoder::finish(self, out);
         Ok(())
     }
+
+    fn finish_on_drop(&mut self, out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        StreamEncoder::finish(self, out);
+        Ok(())
+    }
 }
 
 impl Codec for StreamDecoder {
@@ -129,6 +148,10 @@ impl Codec for StreamDecoder {
 
     fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), DecodeError> {
         StreamDecoder::finish(self, out)
+    }
+
+    fn finish_on_drop(&mut self, out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        StreamDecoder::finish_lenient(self, out)
     }
 }
 

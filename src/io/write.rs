@@ -87,10 +87,15 @@ impl<C: Codec, W: Write> Sink<C, W> {
     }
 
     fn try_finish(&mut self) -> io::Result<()> {
+        self.end(C::finish)
+    }
+
+    /// Ends the stream with `finish` (the codec's `finish`, or `finish_on_drop`).
+    fn end(&mut self, finish: fn(&mut C, &mut Vec<u8>) -> Result<(), DecodeError>) -> io::Result<()> {
         self.check()?;
         self.pass_on()?;
         self.out.reserve_exact(SLACK);
-        if let Err(err) = self.codec.finish(&mut self.out) {
+        if let Err(err) = finish(&mut self.codec, &mut self.out) {
             return Err(self.fail(err));
         }
         // If this fails, a retry writes the rest: the stream is finished (and empty) already.
@@ -111,9 +116,11 @@ impl<C: Codec, W: Write> Sink<C, W> {
 impl<C: Codec, W: Write> Drop for Sink<C, W> {
     fn drop(&mut self) {
         // As `BufWriter` does: a best effort, errors ignored, and nothing while panicking
-        // (the inner writer may be in any state, and a second panic would abort).
+        // (the inner writer may be in any state, and a second panic would abort). What is
+        // held back is written as lenient decoding would: no byte vanishes for want of an
+        // error to report it with. (A stream that failed already reported its error.)
         if self.inner.is_some() && !std::thread::panicking() {
-            let _ = self.try_finish();
+            let _ = self.end(C::finish_on_drop);
         }
     }
 }
@@ -302,10 +309,24 @@ impl<W: Write + fmt::Debug> fmt::Debug for EncodeWriter<W> {
 ///
 /// Dropping the writer without finishing it finishes it as well as it can, ignoring
 /// errors, as `BufWriter` does (but not while a panic unwinds: then the buffered output is
-/// lost). Errors, decoding errors included, are only reported by `write`, `flush`, `finish`
-/// and `try_finish`: dropped in strict mode, a writer whose input ends with an unfinished
-/// escape (or UTF-8 sequence) writes everything before it and nothing for it, silently.
-/// Call `finish` to know that the input was well-formed and everything was written.
+/// lost). What it holds back is then written as lenient decoding would, whatever the mode,
+/// so that no byte written vanishes: an unfinished `%` or `%H` is copied as it is (`abc%4`
+/// gives `abc%4`), a lone `%u` high surrogate becomes U+FFFD, and so does an unfinished UTF-8
+/// sequence in [`Utf8Mode::Strict`](crate::Utf8Mode::Strict) (the output stays UTF-8). Only
+/// `write`, `flush`, `finish` and `try_finish` report errors, decoding errors included:
+/// call `finish` to know that the input was well-formed and everything was written.
+///
+/// ```
+/// use std::io::Write;
+/// use pctenc::{DecodeWriter, Decoder};
+///
+/// let mut out = Vec::new();
+/// let mut writer = DecodeWriter::new(Decoder::new(), &mut out);
+/// writer.write_all(b"abc%4")?; // strict: `finish` would fail on `%4`
+/// drop(writer);
+/// assert_eq!(out, b"abc%4");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 ///
 /// ```
 /// use std::io::Write;

@@ -47,6 +47,28 @@ fn encode_options() {
         ok(&["encode", "--iri", "--set", "component"], b"caf\xC3\xA9 \xFF\n"),
         "café%20%FF\n".as_bytes()
     );
+    // `--iri` keeps RFC 3987's `ucschar` raw, and escapes C1 controls, bidi formatting
+    // characters, private use and noncharacters.
+    assert_eq!(
+        ok(
+            &["encode", "--iri", "--set", "component"],
+            "é\u{9B}\u{85}\u{202E}\u{E000}\u{FFFF}😀\n".as_bytes()
+        ),
+        "é%C2%9B%C2%85%E2%80%AE%EE%80%80%EF%BF%BF😀\n".as_bytes()
+    );
+}
+
+/// `--space-as-plus` escapes `+` with every set, so `decode --plus` gives the input back
+/// (`%` too, with the sets that escape it).
+#[test]
+fn space_as_plus_round_trips_with_every_set() {
+    assert_eq!(ok(&["encode", "--set", "uri", "--space-as-plus"], b"a+b c\n"), b"a%2Bb+c\n");
+    for named in pctenc::sets::NAMED {
+        let input: &[u8] = if named.set.contains(b'%') { b"1+1 = 2 %41+\n" } else { b"1+1 = 2 +\n" };
+        let encoded = ok(&["encode", "--set", named.name, "--space-as-plus"], input);
+        assert!(!encoded.contains(&b' '), "{}: {encoded:?}", named.name);
+        assert_eq!(ok(&["decode", "--plus"], &encoded), input, "{}: {encoded:?}", named.name);
+    }
 }
 
 #[test]
@@ -105,7 +127,24 @@ fn decode_legacy_u() {
         "pctenc: <stdin>:2:3: offset 5: lone surrogate: `%u` escape of half a UTF-16 surrogate pair"
     );
     let (_, msg) = fails(&["decode", "--legacy-u"], b"%u00");
-    assert_eq!(msg, "pctenc: <stdin>:1:1: offset 0: truncated percent-escape: `%` needs two hex digits");
+    assert_eq!(msg, "pctenc: <stdin>:1:1: offset 0: truncated `%u` escape: `%u` needs four hex digits");
+    let (code, msg) = fails(
+        &["decode", "--legacy-u"],
+        b"ok
+%u0041%u00z1
+",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        msg,
+        "pctenc: <stdin>:2:7: offset 9: invalid `%u` escape: `%u` not followed by four hex digits"
+    );
+    // Without `--legacy-u`, `%u` is a `%` without two hex digits.
+    let (_, msg) = fails(&["decode"], b"%u0041");
+    assert_eq!(
+        msg,
+        "pctenc: <stdin>:1:1: offset 0: invalid percent-escape: `%` not followed by two hex digits"
+    );
 }
 
 #[test]
@@ -377,6 +416,10 @@ fn check_reports_every_invalid_line() {
     let (code, lines) = run_lines(&["check", "--iri"], b"caf\xE9\n");
     assert_eq!((code, lines.len()), (1, 1));
     assert!(lines[0].starts_with("pctenc: <stdin>:1:4: offset 3: byte 0xe9"), "{lines:?}");
+    // Outside RFC 3987's `ucschar`, or bidi formatting: must be escaped.
+    let (code, lines) = run_lines(&["check", "--iri"], "ok\ncafé\u{202E}\n".as_bytes());
+    assert_eq!((code, lines.len()), (1, 1));
+    assert!(lines[0].starts_with("pctenc: <stdin>:2:6: offset 8: byte 0xe2"), "{lines:?}");
 }
 
 /// Lines longer than the CLI's read size, with escapes, UTF-8 and `\r\n` split across reads,

@@ -12,6 +12,53 @@ pub fn set_from_bits(bits: u128) -> Set {
     (0..128u8).fold(Set::EMPTY, |set, b| if bits >> b & 1 == 1 { set.add(b) } else { set })
 }
 
+/// RFC 3987 section 2.2, `ucschar`, range by range as the ABNF lists them.
+pub const UCSCHAR: &[(u32, u32)] = &[
+    (0xA0, 0xD7FF),
+    (0xF900, 0xFDCF),
+    (0xFDF0, 0xFFEF),
+    (0x10000, 0x1FFFD),
+    (0x20000, 0x2FFFD),
+    (0x30000, 0x3FFFD),
+    (0x40000, 0x4FFFD),
+    (0x50000, 0x5FFFD),
+    (0x60000, 0x6FFFD),
+    (0x70000, 0x7FFFD),
+    (0x80000, 0x8FFFD),
+    (0x90000, 0x9FFFD),
+    (0xA0000, 0xAFFFD),
+    (0xB0000, 0xBFFFD),
+    (0xC0000, 0xCFFFD),
+    (0xD0000, 0xDFFFD),
+    (0xE1000, 0xEFFFD),
+];
+
+/// The bidirectional formatting characters, which RFC 3987 section 4.1 says an IRI must not
+/// use although `ucschar` has them: LRM, RLM, LRE, RLE, PDF, LRO, RLO, and the isolates LRI,
+/// RLI, FSI, PDI that Unicode added later.
+pub const BIDI_FORMATTING: &[u32] =
+    &[0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069];
+
+/// Whether an IRI set keeps the non-ASCII character `c` raw: the model, from the two lists
+/// above (the library decides it in `src/iri.rs`).
+pub fn iri_keeps(c: char) -> bool {
+    let cp = u32::from(c);
+    UCSCHAR.iter().any(|&(lo, hi)| (lo..=hi).contains(&cp)) && !BIDI_FORMATTING.contains(&cp)
+}
+
+/// For each byte of `input`, whether an IRI set keeps it raw: non-ASCII bytes of valid UTF-8
+/// characters that [`iri_keeps`] keeps. (ASCII bytes are `false`: the set decides them.)
+pub fn iri_kept_bytes(input: &[u8]) -> Vec<bool> {
+    let mut kept = Vec::with_capacity(input.len());
+    for chunk in input.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            kept.extend(std::iter::repeat_n(!c.is_ascii() && iri_keeps(c), c.len_utf8()));
+        }
+        kept.extend(std::iter::repeat_n(false, chunk.invalid().len()));
+    }
+    kept
+}
+
 /// `PROPTEST_CASES` if set, else `default` (at most 3 under Miri).
 pub fn cases(default: u32) -> u32 {
     let default = if MIRI { default.min(3) } else { default };
@@ -162,14 +209,16 @@ pub fn model_bytes(input: &[u8], dec: Decoder) -> Bytes {
                 } else {
                     // Truncated: the input ends before the escape could be complete, and what
                     // follows is hex digits (or `u` and hex digits with `%u`). Else: invalid.
+                    // With `%u` escapes, a `%u` is one of them: it needs four hex digits.
                     let after = &input[i + 1..];
                     let all_hex = |s: &[u8]| s.iter().all(|&c| hex(c).is_some());
-                    let truncated = (after.len() < 2 && all_hex(after))
-                        || (legacy_u
-                            && after.first() == Some(&b'u')
-                            && after.len() < 5
-                            && all_hex(&after[1..]));
-                    let kind = if truncated {
+                    let kind = if legacy_u && after.first() == Some(&b'u') {
+                        if after.len() < 5 && all_hex(&after[1..]) {
+                            DecodeErrorKind::TruncatedUEscape
+                        } else {
+                            DecodeErrorKind::InvalidUEscape
+                        }
+                    } else if after.len() < 2 && all_hex(after) {
                         DecodeErrorKind::TruncatedEscape
                     } else {
                         DecodeErrorKind::InvalidEscape
