@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use run::{command, fails, ok, pctenc};
+use run::{command, fails, ok, output_of, pctenc, spawn_lock};
 
 #[test]
 fn readme_examples() {
@@ -270,6 +270,8 @@ fn sets_lists_every_set() {
 #[cfg(target_os = "linux")]
 #[test]
 fn stdin_streams_with_bounded_memory() {
+    // Held until the writer has closed the child's stdin (see `run`).
+    let lock = spawn_lock();
     let mut child =
         command().args(["encode", "--binary"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     let pid = child.id();
@@ -298,6 +300,7 @@ fn stdin_streams_with_bounded_memory() {
         }
     }
     writer.join().unwrap();
+    drop(lock);
     assert!(child.wait().unwrap().success());
     // 8 input bytes ("ab cd/ef") encode to 12.
     assert_eq!(received, TOTAL / 8 * 12);
@@ -627,14 +630,14 @@ fn progress_bar_only_on_a_terminal() {
     let quiet = pctenc(&["encode", "--binary", file, "-o", target], b"");
     assert!(quiet.status.success());
     assert!(quiet.stderr.is_empty(), "stderr redirected, yet: {:?}", String::from_utf8_lossy(&quiet.stderr));
-    if std::process::Command::new("script").arg("--version").output().is_err() {
+    if output_of(Command::new("script").arg("--version")).is_err() {
         panic!("`script` (util-linux) is needed to give pctenc a terminal");
     }
     let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
     let exe = env!("CARGO_BIN_EXE_pctenc");
     let on_tty = |extra: &str| -> String {
         let line = format!("{runner} {exe} encode --binary {extra} {file} -o {target}");
-        let out = Command::new("script").args(["-qefc", &line, "/dev/null"]).output().unwrap();
+        let out = output_of(Command::new("script").args(["-qefc", &line, "/dev/null"])).unwrap();
         assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
