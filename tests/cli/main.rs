@@ -661,3 +661,41 @@ fn files_without_a_size_are_read() {
         assert_eq!(ok(&["encode", "--binary", thp], b""), ok(&["encode", "--binary"], &contents));
     }
 }
+
+/// On a 32-bit target the line of an error gigabytes into a file is counted a mapped segment
+/// at a time: everything before the error mapped at once does not fit in the address space.
+/// (The file is 2.5 GiB of a hole, which takes no disk space; the output goes to /dev/null.)
+#[cfg(all(target_pointer_width = "32", target_os = "linux"))]
+#[test]
+fn errors_gigabytes_into_a_file_are_placed_on_32_bit() {
+    use std::io::{Seek, SeekFrom};
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("holes");
+    let zeros: u64 = 5 << 29;
+    let mut file = std::fs::File::create(&path).unwrap();
+    file.seek(SeekFrom::Start(zeros)).unwrap();
+    file.write_all(b"\n%zz\n").unwrap();
+    drop(file);
+    let name = path.to_str().unwrap();
+    let child = {
+        let _lock = spawn_lock();
+        command()
+            .args(["decode", name])
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::options().write(true).open("/dev/null").unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(run::without_emulator_warnings(out.stderr)).unwrap();
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "pctenc: {name}:2:1: offset {}: invalid percent-escape: `%` not followed by two hex digits",
+            zeros + 1
+        )
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
