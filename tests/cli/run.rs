@@ -24,7 +24,8 @@ pub fn spawn_lock() -> MutexGuard<'static, ()> {
 
 /// The binary as a command. `PCTENC_CLI_RUNNER` (for example
 /// `qemu-aarch64 -L /usr/aarch64-linux-gnu`) runs it under an emulator when it was built for
-/// another architecture.
+/// another architecture. Spawn it with [`output_of`], or under [`spawn_lock`] (held until
+/// the child's stdin is closed, when it is a pipe).
 pub fn command() -> Command {
     let exe = env!("CARGO_BIN_EXE_pctenc");
     match std::env::var("PCTENC_CLI_RUNNER") {
