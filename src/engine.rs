@@ -24,13 +24,14 @@ use crate::{BufferTooSmall, DecodeError, Encoder, Set};
 pub enum Backend {
     /// Portable Rust, one byte at a time: the reference, and the path for short inputs.
     Scalar,
-    /// x86-64 SSE2 (every x86-64 CPU): 16-byte classification by range compares, scalar escapes.
+    /// x86 SSE2 (every x86-64 CPU; 32-bit x86 CPUs since the Pentium 4): 16-byte
+    /// classification by range compares, scalar escapes.
     Sse2,
-    /// x86-64 SSSE3: 16-byte nibble-table classification (`pshufb`) and escapes built in registers.
+    /// x86 SSSE3: 16-byte nibble-table classification (`pshufb`) and escapes built in registers.
     Ssse3,
-    /// x86-64 AVX2: 32-byte classification, escapes built in registers.
+    /// x86 AVX2: 32-byte classification, escapes built in registers.
     Avx2,
-    /// x86-64 AVX-512 with BW, VBMI and VBMI2 (Ice Lake, Zen 4 and later): 64-byte blocks,
+    /// x86 AVX-512 with BW, VBMI and VBMI2 (Ice Lake, Zen 4 and later): 64-byte blocks,
     /// escapes expanded with `vpermb` and packed with `vpcompressb`, masked stores of the output.
     Avx512,
     /// AArch64 NEON (Advanced SIMD, on every AArch64 CPU): 16-byte classification with `tbl`,
@@ -93,13 +94,16 @@ impl Backend {
     pub fn is_available(self) -> bool {
         match self {
             Backend::Scalar => true,
+            // Part of x86-64; on 32-bit x86, CPUs before the Pentium 4 lack it.
             #[cfg(target_arch = "x86_64")]
             Backend::Sse2 => true,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(target_arch = "x86")]
+            Backend::Sse2 => x86_has!("sse2"),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Ssse3 => x86_has!("ssse3"),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Avx2 => x86_has!("avx2") && x86_has!("popcnt"),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Avx512 => {
                 x86_has!("avx512f")
                     && x86_has!("avx512bw")
@@ -142,13 +146,13 @@ impl fmt::Display for Backend {
     }
 }
 
-#[cfg(all(target_arch = "x86_64", feature = "std"))]
+#[cfg(all(any(target_arch = "x86", target_arch = "x86_64"), feature = "std"))]
 macro_rules! x86_has {
     ($feature:tt) => {
         std::arch::is_x86_feature_detected!($feature)
     };
 }
-#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+#[cfg(all(any(target_arch = "x86", target_arch = "x86_64"), not(feature = "std")))]
 macro_rules! x86_has {
     ($feature:tt) => {
         cfg!(target_feature = $feature)
@@ -168,7 +172,7 @@ macro_rules! aarch64_has {
 }
 #[cfg(target_arch = "aarch64")]
 use aarch64_has;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 use x86_has;
 
 /// A [`Backend`] that this CPU is known to support: the proof the SIMD kernels need.

@@ -25,8 +25,8 @@
 //! # Speed
 //!
 //! Encoding, decoding and validation run on the widest SIMD instruction set the CPU has
-//! ([`Backend::detect`]: SSE2, SSSE3, AVX2 or AVX-512 on x86-64, NEON on AArch64), with
-//! results byte-identical to the portable scalar code, errors included. [`Engine`] pins a
+//! ([`Backend::detect`]: SSE2, SSSE3, AVX2 or AVX-512 on x86 and x86-64, NEON on AArch64),
+//! with results byte-identical to the portable scalar code, errors included. [`Engine`] pins a
 //! backend, for tests and benchmarks (and [`Encoder::engine`], [`Decoder::engine`]). Decoded
 //! text is checked with the `simdutf8` validator.
 //!

@@ -337,7 +337,10 @@ impl Set {
     /// The escaped ASCII bytes by column: bit `hi` of `rows[lo]` says whether byte
     /// `16 * hi + lo` is escaped (the nibble-lookup table of the vector classifiers).
     #[inline]
-    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
+    #[cfg_attr(
+        not(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     pub(crate) const fn nibble_rows(&self) -> &[u8; 16] {
         &self.rows
     }

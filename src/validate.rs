@@ -154,7 +154,7 @@ pub(crate) fn validate(
 
 /// The bytes a vector scan rejects where they appear raw (outside an escape's digits): the
 /// set, less `%` and, for a plus set, `+`; a raw space is wrong even there.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) fn raw_set(set: &Set) -> Set {
     let raw = set.remove(b'%').with_space_as_plus(false);
     if set.space_as_plus() { raw.remove(b'+').add(b' ') } else { raw }

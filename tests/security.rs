@@ -180,8 +180,10 @@ fn errors_say_where_and_why() {
 fn sizes_are_checked_not_wrapped() {
     // The size of an encoding is `len + 2 * escapes`; where that overflows `usize` the
     // library's unit test `encode::tests::escaped_len_is_checked` shows `None`. Inputs that
-    // large cannot be allocated, so here: the sizes of real inputs are exact, and a buffer
-    // one byte short is an error that says how much is needed, never a wrapped length.
+    // large cannot be allocated on a 64-bit target (on a 32-bit one,
+    // `sizes_past_the_address_space_are_none_on_32_bit` reaches them), so here: the sizes of
+    // real inputs are exact, and a buffer one byte short is an error that says how much is
+    // needed, never a wrapped length.
     for engine in engines_with_scalar() {
         let enc = Encoder::new(sets::COMPONENT).engine(engine);
         for len in [0, 1, 63, 64, 65, 1000] {
@@ -203,6 +205,27 @@ fn sizes_are_checked_not_wrapped() {
     let mut buf = *b"ab\xFFc";
     let err = Decoder::new().utf8(Utf8Mode::Lossy).decode_in_place(&mut buf).unwrap_err();
     assert_eq!((err.offset(), err.kind()), (2, DecodeErrorKind::BufferTooSmall));
+}
+
+/// On a 32-bit target an encoding can be longer than the address space, so the checks of
+/// [`sizes_are_checked_not_wrapped`] are reached for real: `usize::MAX / 3` bytes that are
+/// all escaped encode to exactly `usize::MAX` bytes, one byte more to more than fits. (The
+/// input is 1.33 GiB of zeros that are never written: the pages are mapped, not filled.)
+#[cfg(target_pointer_width = "32")]
+#[test]
+fn sizes_past_the_address_space_are_none_on_32_bit() {
+    let len = usize::MAX / 3;
+    let input = vec![0u8; len + 1];
+    for engine in engines_with_scalar() {
+        let enc = Encoder::new(sets::COMPONENT).engine(engine);
+        assert_eq!(enc.checked_encoded_len(&input), None, "{engine:?}");
+    }
+    // The rest is the same arithmetic on every engine (each scan of 1.33 GiB takes seconds).
+    let enc = Encoder::new(sets::COMPONENT);
+    assert_eq!(enc.checked_encoded_len(&input[..len]), Some(usize::MAX));
+    assert_eq!(pctenc::encoded_len(&input, &sets::COMPONENT), usize::MAX);
+    let err = enc.encode_slice(&input, &mut [0u8; 64]).unwrap_err();
+    assert_eq!((err.needed(), err.available()), (usize::MAX, 64));
 }
 
 #[test]

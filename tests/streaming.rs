@@ -611,6 +611,36 @@ fn errors_far_into_the_stream_have_stream_offsets() {
     check_decode(Decoder::URI_COMPONENT, &input, &[CHUNK + 1], &want);
 }
 
+/// On a 32-bit target a stream can be longer than `usize` counts: 4 GiB fed in pieces.
+/// Offsets up to `usize::MAX` are exact; past it they saturate at `usize::MAX`, never wrap
+/// around to a wrong place nor panic. (Zeros decode to themselves; every call decodes the
+/// same piece again, so little memory is touched.)
+#[cfg(target_pointer_width = "32")]
+#[test]
+fn stream_offsets_past_4_gib_saturate_on_32_bit() {
+    let piece = vec![0u8; 64 << 20];
+    let mut stream = pctenc::StreamDecoder::new(Decoder::new());
+    let mut out = Vec::with_capacity(piece.len());
+    let whole = (usize::MAX - 15) / piece.len();
+    for _ in 0..whole {
+        out.clear();
+        stream.feed(&piece, &mut out).unwrap();
+    }
+    let rest = usize::MAX - 15 - whole * piece.len();
+    out.clear();
+    stream.feed(&piece[..rest], &mut out).unwrap();
+    assert_eq!(stream.fed(), usize::MAX - 15);
+    // An error 16 bytes before the limit is where it is, in a copy of the stream.
+    let mut near = stream.clone();
+    let err = near.feed(b"%zz", &mut out).unwrap_err();
+    assert_eq!((err.offset(), err.kind()), (usize::MAX - 15, DecodeErrorKind::InvalidEscape));
+    // Past the limit: saturated.
+    stream.feed(&[0u8; 64], &mut out).unwrap();
+    assert_eq!(stream.fed(), usize::MAX);
+    let err = stream.feed(b"%zz", &mut out).unwrap_err();
+    assert_eq!((err.offset(), err.kind()), (usize::MAX, DecodeErrorKind::InvalidEscape));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Misbehaving peers
 

@@ -62,12 +62,26 @@ pub fn run(
     Ok(())
 }
 
-/// The failure for `error` in `input`, a regular file, with its line and column.
+/// The failure for `error` in `input`, a regular file, with its line and column: the lines
+/// before it are counted a mapped segment at a time (a 32-bit address space cannot map
+/// gigabytes at once).
 fn place(input: &Input, error: DecodeError) -> Failure {
-    match input.prefix(error.offset() as u64) {
-        Ok(prefix) => Position::default().failure(&input.name, prefix.as_deref().unwrap_or(&[]), error),
-        Err(failure) => failure,
+    let mut position = Position::default();
+    for segment in input.segments().into_iter().flatten() {
+        let segment = match segment {
+            Ok(segment) => segment,
+            Err(failure) => return failure,
+        };
+        let before = error.offset() - position.offset;
+        if before <= segment.len() {
+            return position.failure(&input.name, &segment[..before], error);
+        }
+        if position.offset.checked_add(segment.len()).is_none() {
+            break; // an offset saturated past 4 GiB on a 32-bit target: placed no further
+        }
+        position.advance(&segment);
     }
+    position.failure(&input.name, &[], error)
 }
 
 /// The decoding error an error of `StreamDecoder::feed_to` stands for, if it is one.
@@ -93,12 +107,14 @@ impl Default for Position {
 }
 
 impl Position {
+    /// Moves past `chunk`. Offsets saturate at `usize::MAX`, as the decoder's do (a stream
+    /// longer than 4 GiB on a 32-bit target).
     fn advance(&mut self, chunk: &[u8]) {
         self.line += memchr::memchr_iter(b'\n', chunk).count() as u64;
         if let Some(last) = memchr::memrchr(b'\n', chunk) {
-            self.line_start = self.offset + last + 1;
+            self.line_start = self.offset.saturating_add(last + 1);
         }
-        self.offset += chunk.len();
+        self.offset = self.offset.saturating_add(chunk.len());
     }
 
     /// The failure for `error`, found while decoding `chunk` (the bytes at `self.offset`).

@@ -6,7 +6,7 @@ use pctenc::{Backend, Engine};
 
 /// The CPU features the backends depend on, and whether this CPU has them.
 fn features() -> Vec<(&'static str, bool)> {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     {
         use std::arch::is_x86_feature_detected as has;
         vec![
@@ -24,7 +24,7 @@ fn features() -> Vec<(&'static str, bool)> {
     {
         vec![("neon", std::arch::is_aarch64_feature_detected!("neon"))]
     }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64")))]
     {
         Vec::new()
     }

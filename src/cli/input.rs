@@ -88,20 +88,6 @@ impl Input {
         }
     }
 
-    /// The bytes of a regular file before `offset` (for placing an error on its line).
-    pub fn prefix(&self, offset: u64) -> Result<Option<Mmap>, Failure> {
-        match &self.source {
-            Source::File { file, start, end } => {
-                let n = offset.min(end - start);
-                if n == 0 {
-                    return Ok(None);
-                }
-                Ok(Some(map(&self.name, file, *start, n)?))
-            }
-            Source::Stream(_) => Ok(None),
-        }
-    }
-
     /// The next piece of the input, empty at its end: what one read of up to `buf.len()`
     /// bytes gives. `short` tells that a read came back short: nothing more is there yet,
     /// so output should be passed on now (`tail -f log | pctenc encode`).

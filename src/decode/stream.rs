@@ -12,7 +12,8 @@ use crate::{DecodeError, DecodeErrorKind};
 /// carried over: the decoder holds at most two input bytes and three decoded bytes between
 /// calls. With [`Decoder::legacy_u`] it holds up to eleven input bytes: a high-surrogate
 /// escape and the start of what may be its low half (`%uD83D%uDE0` | `0`). Error offsets
-/// count from the start of the whole stream.
+/// count from the start of the whole stream; past `usize::MAX` bytes (4 GiB, on a 32-bit
+/// target) they saturate at `usize::MAX`, as [`fed`](StreamDecoder::fed) does.
 ///
 /// With the `rayon` feature, a piece of at least [`PAR_DECODE_THRESHOLD`](crate::PAR_DECODE_THRESHOLD)
 /// bytes is decoded on the rayon pool, as [`Decoder::par_decode_vec`] does: feed large
@@ -46,7 +47,8 @@ pub struct StreamDecoder {
     /// Input bytes not decoded yet: a `%` whose escape the next piece may complete (or a
     /// `%uHHHH` high surrogate that the next piece may pair).
     pending: Vec<u8>,
-    /// Stream offset of `pending[0]` (of the next input byte when `pending` is empty).
+    /// Stream offset of `pending[0]` (of the next input byte when `pending` is empty),
+    /// saturating at `usize::MAX` (a stream longer than that on a 32-bit target).
     offset: usize,
     /// Decoded bytes of an unfinished UTF-8 sequence, not written yet.
     carry: [u8; 4],
@@ -93,7 +95,7 @@ impl StreamDecoder {
         &self.decoder
     }
 
-    /// The number of input bytes fed so far.
+    /// The number of input bytes fed so far (saturating at `usize::MAX`).
     ///
     /// ```
     /// let mut stream = pctenc::StreamDecoder::new(pctenc::Decoder::new());
@@ -101,7 +103,7 @@ impl StreamDecoder {
     /// assert_eq!(stream.fed(), 4);
     /// ```
     pub fn fed(&self) -> usize {
-        self.offset + self.pending.len()
+        self.offset.saturating_add(self.pending.len())
     }
 
     /// Decodes `input`, the next piece of the stream, appending what can be decoded so far to
@@ -258,7 +260,7 @@ impl StreamDecoder {
         self.buffers = buffers;
         match result {
             Ok(read) => {
-                self.offset += read;
+                self.offset = self.offset.saturating_add(read);
                 self.pending = rest[read..].to_vec();
                 Ok(())
             }
@@ -293,7 +295,7 @@ impl StreamDecoder {
             }
         }
         let read = self.decode_piece(input, out, last)?;
-        self.offset += read;
+        self.offset = self.offset.saturating_add(read);
         self.pending = input[read..].to_vec();
         Ok(())
     }
@@ -314,7 +316,7 @@ impl StreamDecoder {
         joined.extend_from_slice(&input[..take]);
         let whole = take == input.len();
         let read = self.decode_piece(&joined, out, last && whole)?;
-        self.offset += read;
+        self.offset = self.offset.saturating_add(read);
         if whole {
             self.pending = joined[read..].to_vec();
             return Ok(None);
@@ -364,7 +366,7 @@ impl StreamDecoder {
             } else {
                 scalar::source_offset(src, rules, tail_index - self.carried)
             };
-            self.carried_at = self.offset + from;
+            self.carried_at = self.offset.saturating_add(from);
         }
         self.carry[..tail].copy_from_slice(&out[end..]);
         self.carried = tail;
@@ -398,7 +400,7 @@ impl StreamDecoder {
         let offset = if at < self.carried {
             self.carried_at
         } else {
-            self.offset + scalar::source_offset(src, self.decoder.rules(), at - self.carried)
+            self.offset.saturating_add(scalar::source_offset(src, self.decoder.rules(), at - self.carried))
         };
         DecodeError::new(offset, DecodeErrorKind::InvalidUtf8)
     }

@@ -1,18 +1,18 @@
 //! The vectorized encoders and the dispatch to them. The algorithm is written once in
 //! [`generic`]; each instruction set has a small file under `x86/` or `aarch64/`.
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod decode;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod generic;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod tables;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64 {
     pub(crate) mod neon;
 }
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod x86 {
     pub(crate) mod avx2;
     pub(crate) mod avx512;
@@ -20,7 +20,7 @@ mod x86 {
     pub(crate) mod ssse3;
 }
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::Backend;
 use crate::decode::scalar::{self as scalar_decode, Rules, Step};
 use crate::encode::scalar;
@@ -31,16 +31,16 @@ macro_rules! dispatch {
     ($engine:expr, $func:ident($($arg:expr),*), $fallback:expr) => {
         match $engine.backend() {
             // SAFETY: an `Engine` exists only for a backend the CPU supports.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Sse2 => unsafe { x86::sse2::$func($($arg),*) },
             // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Ssse3 => unsafe { x86::ssse3::$func($($arg),*) },
             // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Avx2 => unsafe { x86::avx2::$func($($arg),*) },
             // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Avx512 => unsafe { x86::avx512::$func($($arg),*) },
             // SAFETY: as above.
             #[cfg(target_arch = "aarch64")]

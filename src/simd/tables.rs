@@ -104,11 +104,11 @@ pub(crate) static KEPT8: [u8; 256] = {
 /// takes lane `j` from `h[DENSE_H[t][j]]` or `l[DENSE_L[t][j]]` (`0x80`: neither), and
 /// `DENSE_PCT[t]` supplies the `%`s.
 /// (NEON has `st3` for this.)
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) static DENSE_H: [[u8; 16]; 3] = dense(1);
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) static DENSE_L: [[u8; 16]; 3] = dense(2);
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) static DENSE_PCT: [[u8; 16]; 3] = {
     let mut t = [[0u8; 16]; 3];
     let mut s = 0;
@@ -121,7 +121,7 @@ pub(crate) static DENSE_PCT: [[u8; 16]; 3] = {
     t
 };
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 const fn dense(kind: usize) -> [[u8; 16]; 3] {
     let mut t = [[0x80u8; 16]; 3];
     let mut s = 0;

@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use run::{command, fails, fails_all, ok, pctenc};
+use run::{command, fails, fails_all, ok, output_of, pctenc, spawn_lock};
 
 #[test]
 fn readme_examples() {
@@ -315,6 +315,8 @@ fn sets_lists_every_set() {
 #[cfg(target_os = "linux")]
 #[test]
 fn stdin_streams_with_bounded_memory() {
+    // Held until the writer has closed the child's stdin (see `run`).
+    let lock = spawn_lock();
     let mut child =
         command().args(["encode", "--binary"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     let pid = child.id();
@@ -343,6 +345,7 @@ fn stdin_streams_with_bounded_memory() {
         }
     }
     writer.join().unwrap();
+    drop(lock);
     assert!(child.wait().unwrap().success());
     // 8 input bytes ("ab cd/ef") encode to 12.
     assert_eq!(received, TOTAL / 8 * 12);
@@ -676,14 +679,14 @@ fn progress_bar_only_on_a_terminal() {
     let quiet = pctenc(&["encode", "--binary", file, "-o", target], b"");
     assert!(quiet.status.success());
     assert!(quiet.stderr.is_empty(), "stderr redirected, yet: {:?}", String::from_utf8_lossy(&quiet.stderr));
-    if std::process::Command::new("script").arg("--version").output().is_err() {
+    if output_of(Command::new("script").arg("--version")).is_err() {
         panic!("`script` (util-linux) is needed to give pctenc a terminal");
     }
     let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
     let exe = env!("CARGO_BIN_EXE_pctenc");
     let on_tty = |extra: &str| -> String {
         let line = format!("{runner} {exe} encode --binary {extra} {file} -o {target}");
-        let out = Command::new("script").args(["-qefc", &line, "/dev/null"]).output().unwrap();
+        let out = output_of(Command::new("script").args(["-qefc", &line, "/dev/null"])).unwrap();
         assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
@@ -706,4 +709,42 @@ fn files_without_a_size_are_read() {
     if let Ok(contents) = std::fs::read(thp) {
         assert_eq!(ok(&["encode", "--binary", thp], b""), ok(&["encode", "--binary"], &contents));
     }
+}
+
+/// On a 32-bit target the line of an error gigabytes into a file is counted a mapped segment
+/// at a time: everything before the error mapped at once does not fit in the address space.
+/// (The file is 2.5 GiB of a hole, which takes no disk space; the output goes to /dev/null.)
+#[cfg(all(target_pointer_width = "32", target_os = "linux"))]
+#[test]
+fn errors_gigabytes_into_a_file_are_placed_on_32_bit() {
+    use std::io::{Seek, SeekFrom};
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("holes");
+    let zeros: u64 = 5 << 29;
+    let mut file = std::fs::File::create(&path).unwrap();
+    file.seek(SeekFrom::Start(zeros)).unwrap();
+    file.write_all(b"\n%zz\n").unwrap();
+    drop(file);
+    let name = path.to_str().unwrap();
+    let child = {
+        let _lock = spawn_lock();
+        command()
+            .args(["decode", name])
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::options().write(true).open("/dev/null").unwrap())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(run::without_emulator_warnings(out.stderr)).unwrap();
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "pctenc: {name}:2:1: offset {}: invalid percent-escape: `%` not followed by two hex digits",
+            zeros + 1
+        )
+    );
+    assert_eq!(out.status.code(), Some(1));
 }

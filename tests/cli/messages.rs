@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::process::Stdio;
 
-use crate::run::{command, fails_all, ok, pctenc, pctenc_with};
+use crate::run::{command, fails_all, ok, output_of, pctenc, pctenc_with, spawn_lock};
 
 /// A temporary directory holding a file `name` with `contents`; returns both.
 fn file_with(name: &str, contents: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -182,6 +182,9 @@ fn check_reports_every_unreadable_input_and_goes_on() {
 #[test]
 fn check_writes_each_line_at_once() {
     use std::os::fd::{FromRawFd, OwnedFd};
+    // Held from the pipe's creation until the child is spawned, which closes the write end
+    // here: no other child may inherit it (see `run`).
+    let lock = spawn_lock();
     let mut fds = [0; 2];
     // SAFETY: `fds` has room for the two descriptors pipe2 writes.
     assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_DIRECT | libc::O_CLOEXEC) }, 0);
@@ -196,6 +199,7 @@ fn check_writes_each_line_at_once() {
         .stderr(Stdio::from(writer))
         .spawn()
         .unwrap();
+    drop(lock);
     let mut reader = File::from(reader);
     let mut buf = vec![0u8; 65536];
     let mut lines = 0;
@@ -268,7 +272,7 @@ fn file_names_in_messages_are_escaped() {
     let missing = [b"gone-".as_slice(), raw].concat();
     let name = OsStr::from_bytes(raw);
     let run = |args: &[&OsStr]| {
-        let out = command().args(args).current_dir(dir.path()).stdin(Stdio::null()).output().unwrap();
+        let out = output_of(command().args(args).current_dir(dir.path())).unwrap();
         (out.status.code().unwrap(), crate::run::without_emulator_warnings(out.stderr))
     };
     let os = |s: &'static str| OsStr::new(s);

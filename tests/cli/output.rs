@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::run::{command, fails, ok};
+use crate::run::{command, fails, ok, output_of, spawn_lock};
 
 /// The names in `dir`, sorted (temporary files included).
 fn names(dir: &Path) -> Vec<String> {
@@ -112,14 +112,7 @@ fn dev_null_and_dev_full() {
 
 /// pctenc run in `dir` with `-o target`, stdout a pipe: its output.
 fn in_dir(dir: &Path, target: &str) -> Vec<u8> {
-    let out = command()
-        .args(["encode", "-o", target])
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+    let out = output_of(command().args(["encode", "-o", target]).current_dir(dir)).unwrap();
     assert!(out.status.success(), "-o {target}: {}", String::from_utf8_lossy(&out.stderr));
     out.stdout
 }
@@ -144,6 +137,8 @@ fn dev_stdout_is_standard_output() {
     // `-o /dev/stdout >> file` appends, as the shell's `>>` asks.
     let log = dir.path().join("log");
     fs::write(&log, "old\n").unwrap();
+    // Held until the child's stdin is closed (see `run`).
+    let lock = spawn_lock();
     let mut child = command()
         .args(["encode", "-o", "/dev/stdout"])
         .stdin(Stdio::piped())
@@ -152,6 +147,7 @@ fn dev_stdout_is_standard_output() {
         .spawn()
         .unwrap();
     child.stdin.take().unwrap().write_all(b"new one\n").unwrap();
+    drop(lock);
     assert!(child.wait().unwrap().success());
     assert_eq!(fs::read(&log).unwrap(), b"old\nnew%20one\n");
 }
@@ -187,13 +183,7 @@ fn symbolic_links_are_followed() {
     assert_eq!(fs::read(&file).unwrap(), b"c%20d\n");
     assert_eq!(names(&there), ["file.txt"]);
     // A relative target given as a relative path, from the current directory.
-    let out = command()
-        .args(["encode", "-o", "rel"])
-        .current_dir(&here)
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+    let out = output_of(command().args(["encode", "-o", "rel"]).current_dir(&here)).unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(fs::read(&file).unwrap(), b"");
     assert!(fs::symlink_metadata(&rel).unwrap().file_type().is_symlink());
@@ -224,7 +214,7 @@ fn symbolic_links_are_followed() {
 /// `pctenc` with this umask (set in the child between fork and exec).
 fn with_umask(mask: libc::mode_t, args: &[&str]) -> std::process::Output {
     let mut cmd = command();
-    cmd.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.args(args);
     // SAFETY: umask is async-signal-safe and touches no memory of the parent.
     unsafe {
         cmd.pre_exec(move || {
@@ -232,7 +222,7 @@ fn with_umask(mask: libc::mode_t, args: &[&str]) -> std::process::Output {
             Ok(())
         });
     }
-    cmd.output().unwrap()
+    output_of(&mut cmd).unwrap()
 }
 
 #[test]
@@ -368,6 +358,8 @@ fn send(child: &std::process::Child, signal: i32) {
 /// and the process ends by the signal (status 130, 143 or 129 in a shell).
 #[test]
 fn signals_during_a_run_remove_the_temporary_file() {
+    // Held while a child's stdin pipe is open here (see `run`).
+    let _lock = spawn_lock();
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         let (mut child, stdin, dir) = run_in_progress(None);
         send(&child, signal);
@@ -394,6 +386,9 @@ fn signals_during_a_run_remove_the_temporary_file() {
 /// standard error is a closed pipe too.
 #[test]
 fn closed_output_pipe_ends_by_sigpipe() {
+    // Held while a child's stdout pipe is open here: a fork that inherited its read end would
+    // keep the pipe from breaking (see `run`).
+    let _lock = spawn_lock();
     for close_stderr in [false, true] {
         let mut child = command()
             .args(["encode", "--binary"])
@@ -436,15 +431,14 @@ fn progress_bar_never_mixes_with_output() {
     // 66 MiB of input (past the bar's threshold) that decode to 22 MiB.
     fs::write(&big, b"%41".repeat(22 << 20)).unwrap();
     let out = dir.path().join("out");
-    if Command::new("script").arg("--version").output().is_err() {
+    if output_of(Command::new("script").arg("--version")).is_err() {
         panic!("`script` (util-linux) is needed to give pctenc a terminal");
     }
     let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
     let exe = env!("CARGO_BIN_EXE_pctenc");
     let on_tty = |redirect: &str| -> String {
         let line = format!("{runner} {exe} decode {} {redirect}", big.display());
-        let run =
-            Command::new("script").args(["-qefc", &line, "/dev/null"]).stdin(Stdio::null()).output().unwrap();
+        let run = output_of(Command::new("script").args(["-qefc", &line, "/dev/null"])).unwrap();
         assert!(run.status.success(), "{line}: {}", String::from_utf8_lossy(&run.stderr));
         String::from_utf8_lossy(&run.stdout).into_owned()
     };

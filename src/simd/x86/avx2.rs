@@ -1,6 +1,9 @@
 //! AVX2: 32-byte blocks. Classification as in SSSE3 on twice the width; a block with escapes
 //! is emitted as two 16-byte halves by the SSSE3 routine (AVX2 implies SSSE3).
 
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 use super::ssse3::{compress16, emit16};

@@ -5,8 +5,13 @@
 //!
 //! Every predefined set is at most 11 ranges; a custom set of more than [`MAX_RANGES`]
 //! ranges is classified byte by byte. SSE2 is the tier only for x86-64 CPUs without SSSE3
-//! (made before 2006-2011, depending on the vendor).
+//! (made before 2006-2011, depending on the vendor). On 32-bit x86 SSE2 is an extension
+//! (CPUs before the Pentium 4 lack it), so there the `Sse2` engine's detection is what makes
+//! these functions safe to call.
 
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 use crate::Set;
@@ -58,7 +63,7 @@ impl Kernel for Sse2 {
 
     #[inline(always)]
     unsafe fn prepare(set: &Set, digits: &[u8; 16]) -> Prepared {
-        // SAFETY: SSE2 is part of x86-64.
+        // SAFETY: SSE2 is available (caller).
         let zero = unsafe { _mm_setzero_si128() };
         let mut p = Prepared {
             ranges: [(zero, zero); MAX_RANGES],
@@ -70,7 +75,7 @@ impl Kernel for Sse2 {
         };
         if let Some((ranges, n)) = ranges(set) {
             for (slot, &(lo, hi)) in p.ranges.iter_mut().zip(&ranges[..n]) {
-                // SAFETY: SSE2 is part of x86-64.
+                // SAFETY: SSE2 is available (caller).
                 *slot = unsafe { (_mm_set1_epi8(lo as i8), _mm_set1_epi8((hi - lo) as i8)) };
             }
             p.count = Some(n);
@@ -81,7 +86,7 @@ impl Kernel for Sse2 {
     #[inline(always)]
     unsafe fn classify(p: &Prepared, src: *const u8) -> (u64, u64) {
         let ascii = match p.count {
-            // SAFETY: 16 readable bytes (caller); SSE2 is part of x86-64.
+            // SAFETY: 16 readable bytes (caller); SSE2 is available (caller).
             Some(n) => unsafe {
                 let v = _mm_loadu_si128(src.cast());
                 let mut hit = _mm_setzero_si128();
@@ -147,7 +152,7 @@ impl DecodeKernel for Sse2 {
 
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
-        // SAFETY: 16 readable bytes (caller); SSE2 is part of x86-64.
+        // SAFETY: 16 readable bytes (caller); SSE2 is available (caller).
         unsafe { specials16(_mm_loadu_si128(src.cast()), plus) }
     }
 
@@ -169,14 +174,35 @@ impl DecodeKernel for Sse2 {
             };
             // No byte shuffle: pack each half in a general register, dropping the digit
             // lanes from the highest down, and store it where the previous one ended.
-            let lo = _mm_cvtsi128_si64(v) as u64;
-            let hi = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
+            let lo = low64(v);
+            let hi = low64(_mm_unpackhi_epi64(v, v));
             let removed = !keep & 0xFFFF;
             dst.cast::<u64>().write_unaligned(drop_lanes(lo, removed & 0xFF));
             let first = 8 - (removed & 0xFF).count_ones() as usize;
             dst.add(first).cast::<u64>().write_unaligned(drop_lanes(hi, removed >> 8));
         }
         true
+    }
+}
+
+/// The low 64 bits of `v`: `movq` on x86-64; a store on 32-bit x86, which has neither the
+/// instruction's 64-bit form nor a 64-bit register to put it in.
+///
+/// # Safety
+/// SSE2 (always there on x86-64; detected on 32-bit x86).
+#[inline(always)]
+unsafe fn low64(v: __m128i) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 (caller).
+    unsafe {
+        _mm_cvtsi128_si64(v) as u64
+    }
+    #[cfg(target_arch = "x86")]
+    {
+        let mut low = 0u64;
+        // SAFETY: SSE2 (caller); `movq` stores 8 bytes, the size of `low`, unaligned.
+        unsafe { _mm_storel_epi64((&raw mut low).cast(), v) };
+        low
     }
 }
 
@@ -195,10 +221,10 @@ fn drop_lanes(mut x: u64, mut removed: u64) -> u64 {
 /// The `%` lanes of `v`, and its `+` lanes when `plus`.
 ///
 /// # Safety
-/// SSE2 (always there on x86-64).
+/// SSE2 (always there on x86-64; detected on 32-bit x86).
 #[inline(always)]
 pub(super) unsafe fn specials16(v: __m128i, plus: bool) -> (u64, u64) {
-    // SAFETY: SSE2 is part of x86-64.
+    // SAFETY: SSE2 is available (caller).
     unsafe {
         let pct = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'%' as i8))) as u32 as u64;
         (
@@ -218,7 +244,7 @@ pub(super) unsafe fn specials16(v: __m128i, plus: bool) -> (u64, u64) {
 /// As for [`specials16`].
 #[inline(always)]
 pub(super) unsafe fn non_hex16(v: __m128i) -> u64 {
-    // SAFETY: SSE2 is part of x86-64.
+    // SAFETY: SSE2 is available (caller).
     !unsafe { digits16(v) }.1 & 0xFFFF
 }
 
@@ -228,7 +254,7 @@ pub(super) unsafe fn non_hex16(v: __m128i) -> u64 {
 /// As for [`specials16`].
 #[inline(always)]
 unsafe fn at_most(x: __m128i, n: u8) -> __m128i {
-    // SAFETY: SSE2 is part of x86-64.
+    // SAFETY: SSE2 is available (caller).
     unsafe { _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(n as i8)), x) }
 }
 
@@ -239,7 +265,7 @@ unsafe fn at_most(x: __m128i, n: u8) -> __m128i {
 /// As for [`specials16`].
 #[inline(always)]
 unsafe fn digits16(v: __m128i) -> (__m128i, u64) {
-    // SAFETY: SSE2 is part of x86-64.
+    // SAFETY: SSE2 is available (caller).
     unsafe {
         let digit = at_most(_mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8)), 9);
         let letter =
@@ -258,7 +284,7 @@ unsafe fn digits16(v: __m128i) -> (__m128i, u64) {
 /// As for [`specials16`], and `src` is valid for reading 18 bytes.
 #[inline(always)]
 pub(super) unsafe fn decoded16(src: *const u8, pct: u64, plus: bool) -> Option<__m128i> {
-    // SAFETY: 18 readable bytes (caller); SSE2 is part of x86-64.
+    // SAFETY: 18 readable bytes (caller); SSE2 is available (caller).
     unsafe {
         let (high, high_ok) = digits16(_mm_loadu_si128(src.add(1).cast()));
         let (low, low_ok) = digits16(_mm_loadu_si128(src.add(2).cast()));
@@ -286,7 +312,8 @@ pub(super) unsafe fn decoded16(src: *const u8, pct: u64, plus: bool) -> Option<_
 const SHORT: usize = 256;
 
 /// # Safety
-/// Always safe on x86-64 (SSE2 is part of the architecture); `unsafe` for symmetry.
+/// The CPU supports SSE2: always true on x86-64 (part of the architecture); on 32-bit x86,
+/// the `Sse2` engine's detection is the proof.
 #[target_feature(enable = "sse2")]
 pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
     if input.len() < SHORT {

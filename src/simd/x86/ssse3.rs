@@ -1,6 +1,9 @@
 //! SSSE3: 16-byte blocks, nibble-table classification with `pshufb`, escapes laid out with
 //! `pshufb` from a 16-entry pattern table. The emission is shared with the AVX2 kernel.
 
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 use super::sse2::{decoded16, non_hex16, specials16};
