@@ -1016,3 +1016,45 @@ fn readers_never_buffer_more_than_the_bound() {
     assert!(encoder.get_ref().largest_ask <= CHUNK);
     assert!(decoder.get_ref().largest_ask <= CHUNK);
 }
+
+/// What a stream holds back is never out of sight: `held_back()` is 0 exactly when finishing
+/// the stream would give no more output and no error, so a stream that reports 0 can be
+/// dropped unfinished without losing anything; it never exceeds the documented bound.
+#[test]
+fn held_back_tells_what_only_finish_gives() {
+    for dec in common::option_decoders() {
+        for &input in TRICKY {
+            for cut in 0..=input.len() {
+                let mut stream = pctenc::StreamDecoder::new(dec);
+                let mut out = Vec::new();
+                if stream.feed(&input[..cut], &mut out).is_err() {
+                    continue;
+                }
+                let held = stream.held_back();
+                let mut rest = Vec::new();
+                let finished = stream.clone().finish(&mut rest);
+                let case = format!("{dec:?} on {} cut at {cut}", show(&input[..cut]));
+                assert_eq!(
+                    held == 0,
+                    finished.is_ok() && rest.is_empty(),
+                    "{case}: held {held}, {finished:?} {rest:?}"
+                );
+                assert!(held <= 11 && held <= cut, "{case}: held {held}");
+            }
+        }
+    }
+    for enc in encoders() {
+        for &input in TRICKY {
+            for cut in 0..=input.len() {
+                let mut stream = StreamEncoder::new(enc);
+                let mut out = Vec::new();
+                stream.feed(&input[..cut], &mut out);
+                let held = stream.held_back();
+                let mut rest = Vec::new();
+                stream.clone().finish(&mut rest);
+                assert_eq!(held == 0, rest.is_empty(), "{enc:?} on {} cut at {cut}", show(&input[..cut]));
+                assert!(held <= 3);
+            }
+        }
+    }
+}

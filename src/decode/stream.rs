@@ -38,7 +38,8 @@ use crate::{DecodeError, DecodeErrorKind};
 ///
 /// A `StreamDecoder` writes only into the `Vec` of each call, so what it holds back between
 /// calls is output only [`finish`](StreamDecoder::finish) can give: dropping the stream
-/// without finishing it discards those few bytes (and the error they may be). Call `finish`
+/// without finishing it discards those few bytes (and the error they may be);
+/// [`held_back`](StreamDecoder::held_back) tells how many input bytes they are. Call `finish`
 /// at the end of the input; [`DecodeWriter`](crate::DecodeWriter), which owns a writer,
 /// writes them when dropped.
 #[derive(Clone, Debug)]
@@ -104,6 +105,29 @@ impl StreamDecoder {
     /// ```
     pub fn fed(&self) -> usize {
         self.offset.saturating_add(self.pending.len())
+    }
+
+    /// The number of input bytes fed whose output is held back, waiting for the next piece
+    /// or for [`finish`](StreamDecoder::finish): an escape that may still be completed, a
+    /// `%u` high surrogate that may still be paired, the escapes of an unfinished UTF-8
+    /// sequence (when the decoder checks UTF-8). A stream with nothing held back can be
+    /// dropped without losing output; check this before dropping one unfinished.
+    ///
+    /// ```
+    /// use pctenc::{Decoder, StreamDecoder, Utf8Mode};
+    ///
+    /// let mut stream = StreamDecoder::new(Decoder::new().utf8(Utf8Mode::Strict));
+    /// let mut out = Vec::new();
+    /// stream.feed(b"ab%4", &mut out).unwrap();
+    /// assert_eq!((out.as_slice(), stream.held_back()), (&b"ab"[..], 2));
+    /// stream.feed(b"1%C3", &mut out).unwrap(); // `%C3`: the first byte of a character
+    /// assert_eq!((out.as_slice(), stream.held_back()), (&b"abA"[..], 3));
+    /// stream.feed(b"%A9", &mut out).unwrap();
+    /// assert_eq!((out.as_slice(), stream.held_back()), ("abA\u{e9}".as_bytes(), 0));
+    /// ```
+    pub fn held_back(&self) -> usize {
+        let first = if self.carried > 0 { self.carried_at } else { self.offset };
+        self.fed().saturating_sub(first)
     }
 
     /// Decodes `input`, the next piece of the stream, appending what can be decoded so far to

@@ -33,7 +33,8 @@ use super::Encoder;
 ///
 /// A `StreamEncoder` writes only into the `Vec` of each call, so the bytes it holds back are
 /// output only [`finish`](StreamEncoder::finish) gives: dropping the stream without finishing
-/// it discards them. Call `finish` at the end of the input;
+/// it discards them ([`held_back`](StreamEncoder::held_back) tells how many there are). Call
+/// `finish` at the end of the input;
 /// [`EncodeWriter`](crate::EncodeWriter), which owns a writer, writes them when dropped.
 #[derive(Clone, Debug)]
 pub struct StreamEncoder {
@@ -87,6 +88,24 @@ impl StreamEncoder {
     /// ```
     pub fn fed(&self) -> usize {
         self.fed
+    }
+
+    /// The number of input bytes fed whose encoding is held back, waiting for the next piece
+    /// or for [`finish`](StreamEncoder::finish): at most three. A stream with nothing held
+    /// back can be dropped without losing output; check this before dropping one unfinished.
+    ///
+    /// ```
+    /// use pctenc::{sets, Encoder, StreamEncoder};
+    ///
+    /// let mut stream = StreamEncoder::new(Encoder::new(sets::COMPONENT).keep_escapes(true));
+    /// let mut out = Vec::new();
+    /// stream.feed(b"100%4", &mut out);
+    /// assert_eq!((out.as_slice(), stream.held_back()), (&b"100"[..], 2));
+    /// stream.finish(&mut out);
+    /// assert_eq!((out.as_slice(), stream.held_back()), (&b"100%254"[..], 0));
+    /// ```
+    pub fn held_back(&self) -> usize {
+        self.held_len
     }
 
     /// Encodes `input`, the next piece of the stream, appending to `out` the encoding of
