@@ -54,13 +54,24 @@ ldd "$work/capi-shared" | grep -q "$lib/libpctenc.so"
 
 # The C side is instrumented (the tests, and every check of what they get back); the Rust
 # code in libpctenc.a is the ordinary release build and is not. ASan still replaces malloc
-# and free for both, so leaks and double frees of handles show, and the tests' output
-# buffers are heap blocks of the exact capacity given; a write past them from Rust code is
-# caught by the canaries the tests check, and by Valgrind below, which sees every instruction.
+# and free for both, so leaks and double frees of handles show, and intercepts memcpy; the
+# tests' output buffers are heap blocks of the exact capacity given, so a write past them
+# from Rust code is caught by the canaries the tests check, by the next step (Rust code
+# instrumented), and by Valgrind, which sees every instruction.
 step "C tests under AddressSanitizer and UndefinedBehaviorSanitizer (C side instrumented)"
 $cc "${cflags[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
   "$capi/tests/capi.c" "$lib/libpctenc.a" "${static_libs[@]}" -o "$work/capi-asan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$work/capi-asan"
+
+step "C tests under AddressSanitizer with pctenc's Rust code instrumented too (nightly)"
+# -Zsanitizer=address instruments pctenc and pctenc-capi (the Rust standard library is not
+# rebuilt: its own code is not instrumented, but ASan intercepts its memcpy and malloc).
+cargo +nightly --version >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal >/dev/null
+host=$(rustc -vV | sed -n 's/^host: //p')
+RUSTFLAGS=-Zsanitizer=address cargo +nightly build --release -p pctenc-capi --lib --target "$host"
+$cc "${cflags[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+  "$capi/tests/capi.c" "$root/target/$host/release/libpctenc.a" "${static_libs[@]}" -o "$work/capi-asan-rust"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 "$work/capi-asan-rust"
 
 step "C tests under Valgrind (memcheck: the Rust side too)"
 if ! command -v valgrind >/dev/null && command -v apt-get >/dev/null; then
