@@ -30,6 +30,12 @@ if ! diff -u "$capi/include/pctenc.h" "$work/pctenc.h"; then
   exit 1
 fi
 
+# The header stands alone in C99 and C11, pedantic, and in C++ (its extern "C" block).
+for std in c99 c11; do
+  $cc -std=$std -Wall -Wextra -pedantic -Werror -fsyntax-only -x c "$capi/include/pctenc.h"
+done
+${CXX:-c++} -std=c++11 -Wall -Wextra -pedantic -Werror -fsyntax-only -x c++ "$capi/include/pctenc.h"
+
 step "format and clippy"
 cargo fmt -p pctenc-capi --check
 cargo clippy -p pctenc-capi --all-targets -- -D warnings
@@ -105,6 +111,10 @@ awk '/^## C API/ {s = 1} s && /^```c$/ {c = 1} c && /^```text$/ {p = 1; next} p 
   cc -I pctenc-capi/include "$work/hello.c" -L target/release -lpctenc -Wl,-rpath,"$PWD/target/release" -o "$work/hello"
   "$work/hello" | diff -u "$work/hello.expected" -
 )
+# From C++: the same program, the header's extern "C" linkage.
+${CXX:-c++} -std=c++11 -Wall -Wextra -Werror -I "$capi/include" -x c++ "$work/hello.c" -x none \
+  "$lib/libpctenc.a" "${static_libs[@]}" -o "$work/hello-cpp"
+"$work/hello-cpp" | diff -u "$work/hello.expected" -
 # pkg-config: a prefix with the shared library, and one with only the static one.
 for kind in shared static; do
   prefix=$work/prefix-$kind

@@ -28,138 +28,218 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// Encoder flag: write a space as `+` (HTML forms). The `"form"` and `"python-quote-plus"`
-// sets do this already.
+/**
+ * Encoder flag: write a space as `+` (HTML forms). The `"form"` and `"python-quote-plus"`
+ * sets do this already.
+ */
 #define PCTENC_ENCODE_SPACE_AS_PLUS (1 << 0)
 
-// Encoder flag: write escapes with lowercase hex digits (`%c3`), not uppercase (`%C3`).
+/**
+ * Encoder flag: write escapes with lowercase hex digits (`%c3`), not uppercase (`%C3`).
+ */
 #define PCTENC_ENCODE_LOWERCASE (1 << 1)
 
-// Encoder flag: re-quote. A valid `%HH` in the input is kept as written, a `%` that starts
-// no escape becomes `%25`: for half-encoded input (a URL typed by a user).
+/**
+ * Encoder flag: re-quote. A valid `%HH` in the input is kept as written, a `%` that starts
+ * no escape becomes `%25`: for half-encoded input (a URL typed by a user).
+ */
 #define PCTENC_ENCODE_KEEP_ESCAPES (1 << 2)
 
-// Encoder flag: IRI (RFC 3987). Non-ASCII characters that are valid UTF-8 are kept raw;
-// bytes that are not part of valid UTF-8 are still escaped.
+/**
+ * Encoder flag: IRI (RFC 3987). Non-ASCII characters that are valid UTF-8 are kept raw;
+ * bytes that are not part of valid UTF-8 are still escaped.
+ */
 #define PCTENC_ENCODE_IRI (1 << 3)
 
-// Decoder flag: a `%` that starts no valid escape is copied as it is (browsers), instead of
-// being an error.
+/**
+ * Decoder flag: a `%` that starts no valid escape is copied as it is (browsers), instead of
+ * being an error.
+ */
 #define PCTENC_DECODE_LENIENT (1 << 0)
 
-// Decoder flag: `+` decodes to a space (form bodies, query strings).
+/**
+ * Decoder flag: `+` decodes to a space (form bodies, query strings).
+ */
 #define PCTENC_DECODE_PLUS_AS_SPACE (1 << 1)
 
-// Decoder flag: the decoded bytes must be valid UTF-8, else `PCTENC_KIND_INVALID_UTF8`.
+/**
+ * Decoder flag: the decoded bytes must be valid UTF-8, else `PCTENC_KIND_INVALID_UTF8`.
+ */
 #define PCTENC_DECODE_UTF8_STRICT (1 << 2)
 
-// Decoder flag: each invalid UTF-8 sequence of the output becomes U+FFFD (three bytes: the
-// output can be longer than the input). Not with `PCTENC_DECODE_UTF8_STRICT`.
+/**
+ * Decoder flag: each invalid UTF-8 sequence of the output becomes U+FFFD (three bytes: the
+ * output can be longer than the input). Not with `PCTENC_DECODE_UTF8_STRICT`.
+ */
 #define PCTENC_DECODE_UTF8_LOSSY (1 << 3)
 
-// Decoder flag: `%uHHHH` decodes to the UTF-8 of that UTF-16 code unit (JavaScript's
-// `unescape`).
+/**
+ * Decoder flag: `%uHHHH` decodes to the UTF-8 of that UTF-16 code unit (JavaScript's
+ * `unescape`).
+ */
 #define PCTENC_DECODE_LEGACY_U (1 << 4)
 
-// Decoder flag: an escape that decodes to NUL (`%00`) is `PCTENC_KIND_FORBIDDEN_BYTE`.
+/**
+ * Decoder flag: an escape that decodes to NUL (`%00`) is `PCTENC_KIND_FORBIDDEN_BYTE`.
+ */
 #define PCTENC_DECODE_REJECT_NUL (1 << 5)
 
-// Decoder flag: an escape that decodes to CR or LF (`%0D`, `%0A`) is forbidden.
+/**
+ * Decoder flag: an escape that decodes to CR or LF (`%0D`, `%0A`) is forbidden.
+ */
 #define PCTENC_DECODE_REJECT_CR_LF (1 << 6)
 
-// Decoder flag: an escape that decodes to an ASCII control (0x00 to 0x1F, 0x7F) is forbidden.
+/**
+ * Decoder flag: an escape that decodes to an ASCII control (0x00 to 0x1F, 0x7F) is forbidden.
+ */
 #define PCTENC_DECODE_REJECT_CONTROLS (1 << 7)
 
-// Decoder flag: an escape that decodes to `/` or `\` (`%2F`, `%5C`) is forbidden: what a
-// proxy or a file server checks in a decoded path.
+/**
+ * Decoder flag: an escape that decodes to `/` or `\` (`%2F`, `%5C`) is forbidden: what a
+ * proxy or a file server checks in a decoded path.
+ */
 #define PCTENC_DECODE_REJECT_SLASHES (1 << 8)
 
-// The size of a byte set given to `pctenc_encoder_new_custom` and `pctenc_decoder_new`:
-// 256 bits, bit `b % 8` of byte `b / 8` standing for byte value `b`.
+/**
+ * The size of a byte set given to `pctenc_encoder_new_custom` and `pctenc_decoder_new`:
+ * 256 bits, bit `b % 8` of byte `b / 8` standing for byte value `b`.
+ */
 #define PCTENC_SET_BYTES 32
 
-// What a function did. Every function that can fail returns one, and stores the same value
-// in `pctenc_error.status` when it is given an error struct.
+/**
+ * What a function did. Every function that can fail returns one, and stores the same value
+ * in `pctenc_error.status` when it is given an error struct.
+ */
 typedef enum pctenc_status {
-  // Success.
+  /**
+   * Success.
+   */
   PCTENC_OK = 0,
-  // The input is not valid for the operation; `pctenc_error.kind` says why and
-  // `pctenc_error.offset` where.
+  /**
+   * The input is not valid for the operation; `pctenc_error.kind` says why and
+   * `pctenc_error.offset` where.
+   */
   PCTENC_INVALID_INPUT = 1,
-  // The output buffer is too small. Nothing past its capacity was written; the size it
-  // needs is stored in `*written` when it is known (see each function).
+  /**
+   * The output buffer is too small. Nothing past its capacity was written; the size it
+   * needs is stored in `*written` when it is known (see each function).
+   */
   PCTENC_BUFFER_TOO_SMALL = 2,
-  // An argument is wrong: a NULL pointer with a length above 0, a NULL handle or output
-  // pointer, an unknown set name, an unknown or contradictory flag, overlapping buffers.
+  /**
+   * An argument is wrong: a NULL pointer with a length above 0, a NULL handle or output
+   * pointer, an unknown set name, an unknown or contradictory flag, overlapping buffers.
+   */
   PCTENC_BAD_ARGUMENT = 3,
-  // A bug in pctenc was caught before it crossed into C. Nothing is known about the output.
+  /**
+   * A bug in pctenc was caught before it crossed into C. Nothing is known about the output.
+   */
   PCTENC_INTERNAL_ERROR = 4,
 } pctenc_status;
 
-// Why a function failed: the detail behind a `pctenc_status`.
+/**
+ * Why a function failed: the detail behind a `pctenc_status`.
+ */
 typedef enum pctenc_error_kind {
-  // No error.
+  /**
+   * No error.
+   */
   PCTENC_KIND_NONE = 0,
-  // A `%` at the end of the input with fewer than two bytes after it, all hex digits
-  // (`"100%"`, `"%4"`): more input could have made it an escape.
+  /**
+   * A `%` at the end of the input with fewer than two bytes after it, all hex digits
+   * (`"100%"`, `"%4"`): more input could have made it an escape.
+   */
   PCTENC_KIND_TRUNCATED_ESCAPE = 1,
-  // A `%` not followed by two hex digits (`"%zz"`, `"%4g"`).
+  /**
+   * A `%` not followed by two hex digits (`"%zz"`, `"%4g"`).
+   */
   PCTENC_KIND_INVALID_ESCAPE = 2,
-  // The decoded bytes are not valid UTF-8 (`PCTENC_DECODE_UTF8_STRICT`); the offset is
-  // the input byte where the invalid sequence starts.
+  /**
+   * The decoded bytes are not valid UTF-8 (`PCTENC_DECODE_UTF8_STRICT`); the offset is
+   * the input byte where the invalid sequence starts.
+   */
   PCTENC_KIND_INVALID_UTF8 = 3,
-  // An escape decodes to a byte the decoder rejects (`PCTENC_DECODE_REJECT_*`); the byte
-  // is in `pctenc_error.byte`, the offset is that of its `%`.
+  /**
+   * An escape decodes to a byte the decoder rejects (`PCTENC_DECODE_REJECT_*`); the byte
+   * is in `pctenc_error.byte`, the offset is that of its `%`.
+   */
   PCTENC_KIND_FORBIDDEN_BYTE = 4,
-  // A `%uHHHH` escape of half a UTF-16 surrogate pair (`PCTENC_DECODE_LEGACY_U`, strict).
+  /**
+   * A `%uHHHH` escape of half a UTF-16 surrogate pair (`PCTENC_DECODE_LEGACY_U`, strict).
+   */
   PCTENC_KIND_LONE_SURROGATE = 5,
-  // `pctenc_validate`: a byte the set escapes appears raw; the byte is in
-  // `pctenc_error.byte`.
+  /**
+   * `pctenc_validate`: a byte the set escapes appears raw; the byte is in
+   * `pctenc_error.byte`.
+   */
   PCTENC_KIND_UNESCAPED_BYTE = 6,
-  // The output buffer is too small (status `PCTENC_BUFFER_TOO_SMALL`).
+  /**
+   * The output buffer is too small (status `PCTENC_BUFFER_TOO_SMALL`).
+   */
   PCTENC_KIND_BUFFER_TOO_SMALL = 7,
-  // An argument is wrong (status `PCTENC_BAD_ARGUMENT`).
+  /**
+   * An argument is wrong (status `PCTENC_BAD_ARGUMENT`).
+   */
   PCTENC_KIND_BAD_ARGUMENT = 8,
-  // A bug in pctenc was caught (status `PCTENC_INTERNAL_ERROR`).
+  /**
+   * A bug in pctenc was caught (status `PCTENC_INTERNAL_ERROR`).
+   */
   PCTENC_KIND_INTERNAL = 9,
-  // Invalid input of a kind this version of the header does not name.
+  /**
+   * Invalid input of a kind this version of the header does not name.
+   */
   PCTENC_KIND_OTHER = 10,
 } pctenc_error_kind;
 
-// A decoder: strict or lenient, `+` as space, UTF-8 mode, kept and rejected escapes. Built
-// by `pctenc_decoder_new`, freed by `pctenc_decoder_free`. Immutable once built: any number
-// of threads may use one handle at the same time.
+/**
+ * A decoder: strict or lenient, `+` as space, UTF-8 mode, kept and rejected escapes. Built
+ * by `pctenc_decoder_new`, freed by `pctenc_decoder_free`. Immutable once built: any number
+ * of threads may use one handle at the same time.
+ */
 typedef struct pctenc_decoder pctenc_decoder;
 
-// An encoder: a set of bytes to escape and how to write the escapes. Built by
-// `pctenc_encoder_new` or `pctenc_encoder_new_custom`, freed by `pctenc_encoder_free`.
-// Immutable once built: any number of threads may use one handle at the same time.
+/**
+ * An encoder: a set of bytes to escape and how to write the escapes. Built by
+ * `pctenc_encoder_new` or `pctenc_encoder_new_custom`, freed by `pctenc_encoder_free`.
+ * Immutable once built: any number of threads may use one handle at the same time.
+ */
 typedef struct pctenc_encoder pctenc_encoder;
 
-// Where and why a call failed. Pass NULL wherever a `pctenc_error *` is taken if the detail
-// is not wanted. Every function that takes one overwrites all of its fields, on success too
-// (`PCTENC_OK`, `PCTENC_KIND_NONE`, offset 0, byte 0). Plain data: copy it, keep it, no
-// need to free it.
+/**
+ * Where and why a call failed. Pass NULL wherever a `pctenc_error *` is taken if the detail
+ * is not wanted. Every function that takes one overwrites all of its fields, on success too
+ * (`PCTENC_OK`, `PCTENC_KIND_NONE`, offset 0, byte 0). Plain data: copy it, keep it, no
+ * need to free it.
+ */
 typedef struct pctenc_error {
-  // The status the function returned.
+  /**
+   * The status the function returned.
+   */
   enum pctenc_status status;
-  // The detail.
+  /**
+   * The detail.
+   */
   enum pctenc_error_kind kind;
-  // For `PCTENC_INVALID_INPUT`: the byte offset in the input of the problem (the `%` of a
-  // bad escape). For `PCTENC_BUFFER_TOO_SMALL` from a decoder: the offset of the first
-  // input byte whose output did not fit (from `pctenc_decode_in_place`, the index of the
-  // first decoded byte that did not fit). Otherwise 0.
+  /**
+   * For `PCTENC_INVALID_INPUT`: the byte offset in the input of the problem (the `%` of a
+   * bad escape). For `PCTENC_BUFFER_TOO_SMALL` from a decoder: the offset of the first
+   * input byte whose output did not fit (from `pctenc_decode_in_place`, the index of the
+   * first decoded byte that did not fit). Otherwise 0.
+   */
   size_t offset;
-  // For `PCTENC_KIND_FORBIDDEN_BYTE`: the byte the escape decodes to. For
-  // `PCTENC_KIND_UNESCAPED_BYTE`: the raw byte found. Otherwise 0.
+  /**
+   * For `PCTENC_KIND_FORBIDDEN_BYTE`: the byte the escape decodes to. For
+   * `PCTENC_KIND_UNESCAPED_BYTE`: the raw byte found. Otherwise 0.
+   */
   uint8_t byte;
 } pctenc_error;
 
-// The callback of `pctenc_form_parse`: called once per `(name, value)` pair, in order,
-// with the decoded name and value (pointer and length, not NUL-terminated; the pointer may
-// be NULL when the length is 0). They are valid only during the call: copy what you keep.
-// `user` is the pointer given to `pctenc_form_parse`. Return 0 to go on, anything else to
-// stop. The callback must not unwind (C++ exceptions, `longjmp`) out of itself.
+/**
+ * The callback of `pctenc_form_parse`: called once per `(name, value)` pair, in order,
+ * with the decoded name and value (pointer and length, not NUL-terminated; the pointer may
+ * be NULL when the length is 0). They are valid only during the call: copy what you keep.
+ * `user` is the pointer given to `pctenc_form_parse`. Return 0 to go on, anything else to
+ * stop. The callback must not unwind (C++ exceptions, `longjmp`) out of itself.
+ */
 typedef int (*pctenc_form_callback)(void *user,
                                     const uint8_t *name,
                                     size_t name_len,
@@ -170,111 +250,129 @@ typedef int (*pctenc_form_callback)(void *user,
 extern "C" {
 #endif // __cplusplus
 
-// The version of libpctenc, as `"MAJOR.MINOR.PATCH"`: a static NUL-terminated string, never
-// NULL, never to be freed. Thread-safe.
+/**
+ * The version of libpctenc, as `"MAJOR.MINOR.PATCH"`: a static NUL-terminated string, never
+ * NULL, never to be freed. Thread-safe.
+ */
 const char *pctenc_version(void);
 
-// The name of the SIMD backend pctenc chose for this CPU (`"avx512"`, `"avx2"`, `"ssse3"`,
-// `"sse2"`, `"neon"` or `"scalar"`): a static NUL-terminated string, never NULL, never to be
-// freed. Every handle uses this backend. Thread-safe; the first call detects the CPU.
+/**
+ * The name of the SIMD backend pctenc chose for this CPU (`"avx512"`, `"avx2"`, `"ssse3"`,
+ * `"sse2"`, `"neon"` or `"scalar"`): a static NUL-terminated string, never NULL, never to be
+ * freed. Every handle uses this backend. Thread-safe; the first call detects the CPU.
+ */
 const char *pctenc_backend_name(void);
 
-// A short English description of `status` (a `pctenc_status` value; any other number gives
-// `"unknown status"`): a static NUL-terminated string, never NULL, never to be freed.
-// Thread-safe.
+/**
+ * A short English description of `status` (a `pctenc_status` value; any other number gives
+ * `"unknown status"`): a static NUL-terminated string, never NULL, never to be freed.
+ * Thread-safe.
+ */
 const char *pctenc_status_str(int status);
 
-// A short English description of `kind` (a `pctenc_error_kind` value; any other number
-// gives `"unknown error kind"`): a static NUL-terminated string, never NULL, never to be
-// freed. Thread-safe.
+/**
+ * A short English description of `kind` (a `pctenc_error_kind` value; any other number
+ * gives `"unknown error kind"`): a static NUL-terminated string, never NULL, never to be
+ * freed. Thread-safe.
+ */
 const char *pctenc_error_kind_str(int kind);
 
-// Builds an encoder for the predefined set named by `name` (`name_len` bytes, not
-// NUL-terminated; ASCII case is ignored and `_` equals `-`): `"rfc3986"`, `"component"`,
-// `"uri"`, `"form"`, `"fragment"`, `"query"`, `"special-query"`, `"path"`, `"userinfo"`,
-// `"c0-control"`, `"python-quote"`, `"python-quote-plus"`, `"go-path"`,
-// `"non-alphanumeric"`, or one of their aliases (as `pctenc sets` lists them). `flags` is 0
-// or a union of `PCTENC_ENCODE_*` flags, which add to what the set does.
-//
-// Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
-// Returns `PCTENC_OK`, or `PCTENC_BAD_ARGUMENT` for a NULL `out`, a NULL `name` with
-// `name_len > 0`, an unknown name or an unknown flag.
-// Ownership: the caller owns the handle and frees it with `pctenc_encoder_free`. `name` is
-// only read during the call. Thread-safe.
-//
-// # Safety
-//
-// `name` is valid for reads of `name_len` bytes (or `name_len` is 0); `out` is NULL or
-// writable; `err` is NULL or writable.
+/**
+ * Builds an encoder for the predefined set named by `name` (`name_len` bytes, not
+ * NUL-terminated; ASCII case is ignored and `_` equals `-`): `"rfc3986"`, `"component"`,
+ * `"uri"`, `"form"`, `"fragment"`, `"query"`, `"special-query"`, `"path"`, `"userinfo"`,
+ * `"c0-control"`, `"python-quote"`, `"python-quote-plus"`, `"go-path"`,
+ * `"non-alphanumeric"`, or one of their aliases (as `pctenc sets` lists them). `flags` is 0
+ * or a union of `PCTENC_ENCODE_*` flags, which add to what the set does.
+ *
+ * Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
+ * Returns `PCTENC_OK`, or `PCTENC_BAD_ARGUMENT` for a NULL `out`, a NULL `name` with
+ * `name_len > 0`, an unknown name or an unknown flag.
+ * Ownership: the caller owns the handle and frees it with `pctenc_encoder_free`. `name` is
+ * only read during the call. Thread-safe.
+ *
+ * # Safety
+ *
+ * `name` is valid for reads of `name_len` bytes (or `name_len` is 0); `out` is NULL or
+ * writable; `err` is NULL or writable.
+ */
 enum pctenc_status pctenc_encoder_new(const char *name,
                                       size_t name_len,
                                       uint32_t flags,
                                       struct pctenc_encoder **out,
                                       struct pctenc_error *err);
 
-// Builds an encoder for a custom set: `set` points to `PCTENC_SET_BYTES` (32) bytes, bit
-// `b % 8` of `set[b / 8]` set when byte value `b` is to be escaped. Bytes 0x80 to 0xFF must
-// be all escaped (`set[16..32]` all 0xFF) or all clear (an IRI set, as
-// `PCTENC_ENCODE_IRI`: valid UTF-8 kept raw, other bytes escaped); anything else is
-// `PCTENC_BAD_ARGUMENT`. `%` should be escaped unless `PCTENC_ENCODE_KEEP_ESCAPES` is given,
-// or the output cannot be decoded back. `flags` as for `pctenc_encoder_new`.
-//
-// Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
-// Returns `PCTENC_OK` or `PCTENC_BAD_ARGUMENT` (NULL `set` or `out`, an upper half neither
-// all set nor all clear, an unknown flag).
-// Ownership: the caller owns the handle (`pctenc_encoder_free`); `set` is only read during
-// the call. Thread-safe.
-//
-// # Safety
-//
-// `set` is NULL or valid for reads of 32 bytes; `out` and `err` are NULL or writable.
+/**
+ * Builds an encoder for a custom set: `set` points to `PCTENC_SET_BYTES` (32) bytes, bit
+ * `b % 8` of `set[b / 8]` set when byte value `b` is to be escaped. Bytes 0x80 to 0xFF must
+ * be all escaped (`set[16..32]` all 0xFF) or all clear (an IRI set, as
+ * `PCTENC_ENCODE_IRI`: valid UTF-8 kept raw, other bytes escaped); anything else is
+ * `PCTENC_BAD_ARGUMENT`. `%` should be escaped unless `PCTENC_ENCODE_KEEP_ESCAPES` is given,
+ * or the output cannot be decoded back. `flags` as for `pctenc_encoder_new`.
+ *
+ * Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
+ * Returns `PCTENC_OK` or `PCTENC_BAD_ARGUMENT` (NULL `set` or `out`, an upper half neither
+ * all set nor all clear, an unknown flag).
+ * Ownership: the caller owns the handle (`pctenc_encoder_free`); `set` is only read during
+ * the call. Thread-safe.
+ *
+ * # Safety
+ *
+ * `set` is NULL or valid for reads of 32 bytes; `out` and `err` are NULL or writable.
+ */
 enum pctenc_status pctenc_encoder_new_custom(const uint8_t *set,
                                              uint32_t flags,
                                              struct pctenc_encoder **out,
                                              struct pctenc_error *err);
 
-// Frees an encoder. NULL is allowed and does nothing.
-// Ownership: takes back the handle; it must not be used afterwards, by any thread.
-//
-// # Safety
-//
-// `enc` is NULL or a handle from `pctenc_encoder_new*` not freed yet, and no other thread
-// is using it.
+/**
+ * Frees an encoder. NULL is allowed and does nothing.
+ * Ownership: takes back the handle; it must not be used afterwards, by any thread.
+ *
+ * # Safety
+ *
+ * `enc` is NULL or a handle from `pctenc_encoder_new*` not freed yet, and no other thread
+ * is using it.
+ */
 void pctenc_encoder_free(struct pctenc_encoder *enc);
 
-// The exact number of bytes `pctenc_encode` writes for this input: size a buffer with it,
-// then encode into it (as nginx's `ngx_escape_uri(NULL, ...)`). Reads the input; writes
-// nothing.
-//
-// Returns the size, or `SIZE_MAX` for a bad argument (a NULL `enc`; a NULL `src` with
-// `len > 0`), or when the size does not fit in a `size_t`.
-// Thread-safe: any number of threads may share `enc`.
-//
-// # Safety
-//
-// `enc` is NULL or a live encoder; `src` is valid for reads of `len` bytes (or `len` is 0).
+/**
+ * The exact number of bytes `pctenc_encode` writes for this input: size a buffer with it,
+ * then encode into it (as nginx's `ngx_escape_uri(NULL, ...)`). Reads the input; writes
+ * nothing.
+ *
+ * Returns the size, or `SIZE_MAX` for a bad argument (a NULL `enc`; a NULL `src` with
+ * `len > 0`), or when the size does not fit in a `size_t`.
+ * Thread-safe: any number of threads may share `enc`.
+ *
+ * # Safety
+ *
+ * `enc` is NULL or a live encoder; `src` is valid for reads of `len` bytes (or `len` is 0).
+ */
 size_t pctenc_encoded_len(const struct pctenc_encoder *enc,
                           const uint8_t *src,
                           size_t len);
 
-// Percent-encodes `src` (`len` bytes) into `dst`, which has room for `cap` bytes.
-//
-// Never writes past `dst + cap`. When the encoding fits, `*written` is its length (exactly
-// `pctenc_encoded_len`). When it does not, returns `PCTENC_BUFFER_TOO_SMALL`, sets
-// `*written` to the size needed, and leaves unspecified bytes in `dst[0..cap)`; a size
-// query with `dst = NULL`, `cap = 0` works this way. `src` and `dst` must not overlap.
-//
-// Writes: `dst[0..*written)`; `*written` (0 on a bad argument); `*err` when not NULL.
-// Returns `PCTENC_OK`, `PCTENC_BUFFER_TOO_SMALL`, or `PCTENC_BAD_ARGUMENT` (NULL `enc` or
-// `written`, a NULL buffer with a length, overlapping buffers). Encoding never fails on
-// input.
-// Ownership: nothing is kept after the call. Thread-safe: any number of threads may share
-// `enc`.
-//
-// # Safety
-//
-// `enc` is NULL or a live encoder; `src` is readable for `len` bytes and `dst` writable for
-// `cap` bytes (or the length is 0); `written` and `err` are NULL or writable.
+/**
+ * Percent-encodes `src` (`len` bytes) into `dst`, which has room for `cap` bytes.
+ *
+ * Never writes past `dst + cap`. When the encoding fits, `*written` is its length (exactly
+ * `pctenc_encoded_len`). When it does not, returns `PCTENC_BUFFER_TOO_SMALL`, sets
+ * `*written` to the size needed, and leaves unspecified bytes in `dst[0..cap)`; a size
+ * query with `dst = NULL`, `cap = 0` works this way. `src` and `dst` must not overlap.
+ *
+ * Writes: `dst[0..*written)`; `*written` (0 on a bad argument); `*err` when not NULL.
+ * Returns `PCTENC_OK`, `PCTENC_BUFFER_TOO_SMALL`, or `PCTENC_BAD_ARGUMENT` (NULL `enc` or
+ * `written`, a NULL buffer with a length, overlapping buffers). Encoding never fails on
+ * input.
+ * Ownership: nothing is kept after the call. Thread-safe: any number of threads may share
+ * `enc`.
+ *
+ * # Safety
+ *
+ * `enc` is NULL or a live encoder; `src` is readable for `len` bytes and `dst` writable for
+ * `cap` bytes (or the length is 0); `written` and `err` are NULL or writable.
+ */
 enum pctenc_status pctenc_encode(const struct pctenc_encoder *enc,
                                  const uint8_t *src,
                                  size_t len,
@@ -283,111 +381,123 @@ enum pctenc_status pctenc_encode(const struct pctenc_encoder *enc,
                                  size_t *written,
                                  struct pctenc_error *err);
 
-// Checks that `src` is already a correct encoding for the encoder's set: no byte the set
-// escapes appears raw (`+` is fine when the set writes a space as `+`; with an IRI set, raw
-// non-ASCII must be valid UTF-8), and every `%` starts a `%HH` escape. Reads the input;
-// writes only `*err`.
-//
-// Returns `PCTENC_OK`; `PCTENC_INVALID_INPUT` with the first problem in `*err`
-// (`PCTENC_KIND_UNESCAPED_BYTE` and the byte, `PCTENC_KIND_TRUNCATED_ESCAPE` or
-// `PCTENC_KIND_INVALID_ESCAPE`, and its offset); `PCTENC_BAD_ARGUMENT`.
-// Thread-safe: any number of threads may share `enc`.
-//
-// # Safety
-//
-// `enc` is NULL or a live encoder; `src` is readable for `len` bytes (or `len` is 0); `err`
-// is NULL or writable.
+/**
+ * Checks that `src` is already a correct encoding for the encoder's set: no byte the set
+ * escapes appears raw (`+` is fine when the set writes a space as `+`; with an IRI set, raw
+ * non-ASCII must be valid UTF-8), and every `%` starts a `%HH` escape. Reads the input;
+ * writes only `*err`.
+ *
+ * Returns `PCTENC_OK`; `PCTENC_INVALID_INPUT` with the first problem in `*err`
+ * (`PCTENC_KIND_UNESCAPED_BYTE` and the byte, `PCTENC_KIND_TRUNCATED_ESCAPE` or
+ * `PCTENC_KIND_INVALID_ESCAPE`, and its offset); `PCTENC_BAD_ARGUMENT`.
+ * Thread-safe: any number of threads may share `enc`.
+ *
+ * # Safety
+ *
+ * `enc` is NULL or a live encoder; `src` is readable for `len` bytes (or `len` is 0); `err`
+ * is NULL or writable.
+ */
 enum pctenc_status pctenc_validate(const struct pctenc_encoder *enc,
                                    const uint8_t *src,
                                    size_t len,
                                    struct pctenc_error *err);
 
-// Builds a decoder. `flags` is 0 (strict, `+` kept, bytes as they are: JavaScript's
-// `decodeURIComponent` without its UTF-8 check) or a union of `PCTENC_DECODE_*` flags.
-// `keep` is NULL, or `PCTENC_SET_BYTES` (32) bytes naming the bytes whose escapes are kept
-// as written instead of decoded (as `decodeURI` keeps `%2F`), laid out as for
-// `pctenc_encoder_new_custom`: bytes 0x80 to 0xFF all set (their escapes kept) or all clear
-// (decoded).
-//
-// Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
-// Returns `PCTENC_OK` or `PCTENC_BAD_ARGUMENT` (NULL `out`, an unknown flag, both
-// `PCTENC_DECODE_UTF8_STRICT` and `PCTENC_DECODE_UTF8_LOSSY`, a `keep` upper half neither
-// all set nor all clear).
-// Ownership: the caller owns the handle (`pctenc_decoder_free`); `keep` is only read during
-// the call. Thread-safe.
-//
-// # Safety
-//
-// `keep` is NULL or readable for 32 bytes; `out` and `err` are NULL or writable.
+/**
+ * Builds a decoder. `flags` is 0 (strict, `+` kept, bytes as they are: JavaScript's
+ * `decodeURIComponent` without its UTF-8 check) or a union of `PCTENC_DECODE_*` flags.
+ * `keep` is NULL, or `PCTENC_SET_BYTES` (32) bytes naming the bytes whose escapes are kept
+ * as written instead of decoded (as `decodeURI` keeps `%2F`), laid out as for
+ * `pctenc_encoder_new_custom`: bytes 0x80 to 0xFF all set (their escapes kept) or all clear
+ * (decoded).
+ *
+ * Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
+ * Returns `PCTENC_OK` or `PCTENC_BAD_ARGUMENT` (NULL `out`, an unknown flag, both
+ * `PCTENC_DECODE_UTF8_STRICT` and `PCTENC_DECODE_UTF8_LOSSY`, a `keep` upper half neither
+ * all set nor all clear).
+ * Ownership: the caller owns the handle (`pctenc_decoder_free`); `keep` is only read during
+ * the call. Thread-safe.
+ *
+ * # Safety
+ *
+ * `keep` is NULL or readable for 32 bytes; `out` and `err` are NULL or writable.
+ */
 enum pctenc_status pctenc_decoder_new(uint32_t flags,
                                       const uint8_t *keep,
                                       struct pctenc_decoder **out,
                                       struct pctenc_error *err);
 
-// Frees a decoder. NULL is allowed and does nothing.
-// Ownership: takes back the handle; it must not be used afterwards, by any thread.
-//
-// # Safety
-//
-// `dec` is NULL or a handle from `pctenc_decoder_new` not freed yet, and no other thread is
-// using it.
+/**
+ * Frees a decoder. NULL is allowed and does nothing.
+ * Ownership: takes back the handle; it must not be used afterwards, by any thread.
+ *
+ * # Safety
+ *
+ * `dec` is NULL or a handle from `pctenc_decoder_new` not freed yet, and no other thread is
+ * using it.
+ */
 void pctenc_decoder_free(struct pctenc_decoder *dec);
 
-// An upper bound of the decoded size of any `len`-byte input, without reading it: `len`,
-// or `3 * len` (saturating at `SIZE_MAX`) with `PCTENC_DECODE_UTF8_LOSSY`, where each
-// invalid byte can become the three bytes of U+FFFD. A `dst` of this size never gives
-// `PCTENC_BUFFER_TOO_SMALL`. Returns `SIZE_MAX` for a NULL `dec`. Writes nothing.
-// Thread-safe.
-//
-// # Safety
-//
-// `dec` is NULL or a live decoder.
+/**
+ * An upper bound of the decoded size of any `len`-byte input, without reading it: `len`,
+ * or `3 * len` (saturating at `SIZE_MAX`) with `PCTENC_DECODE_UTF8_LOSSY`, where each
+ * invalid byte can become the three bytes of U+FFFD. A `dst` of this size never gives
+ * `PCTENC_BUFFER_TOO_SMALL`. Returns `SIZE_MAX` for a NULL `dec`. Writes nothing.
+ * Thread-safe.
+ *
+ * # Safety
+ *
+ * `dec` is NULL or a live decoder.
+ */
 size_t pctenc_decoded_len_max(const struct pctenc_decoder *dec,
                               size_t len);
 
-// The exact decoded size of `src`, found by decoding it (into memory pctenc allocates and
-// frees; `pctenc_decoded_len_max` gives a bound without reading). An input that does not
-// decode gives its error, as `pctenc_decode` would.
-//
-// Writes: `*out_len` (0 unless `PCTENC_OK`); `*err` when not NULL.
-// Returns `PCTENC_OK`, `PCTENC_INVALID_INPUT` (the error and its offset in `*err`), or
-// `PCTENC_BAD_ARGUMENT` (NULL `dec` or `out_len`, NULL `src` with `len > 0`).
-// Thread-safe: any number of threads may share `dec`.
-//
-// # Safety
-//
-// `dec` is NULL or a live decoder; `src` is readable for `len` bytes (or `len` is 0);
-// `out_len` and `err` are NULL or writable.
+/**
+ * The exact decoded size of `src`, found by decoding it (into memory pctenc allocates and
+ * frees; `pctenc_decoded_len_max` gives a bound without reading). An input that does not
+ * decode gives its error, as `pctenc_decode` would.
+ *
+ * Writes: `*out_len` (0 unless `PCTENC_OK`); `*err` when not NULL.
+ * Returns `PCTENC_OK`, `PCTENC_INVALID_INPUT` (the error and its offset in `*err`), or
+ * `PCTENC_BAD_ARGUMENT` (NULL `dec` or `out_len`, NULL `src` with `len > 0`).
+ * Thread-safe: any number of threads may share `dec`.
+ *
+ * # Safety
+ *
+ * `dec` is NULL or a live decoder; `src` is readable for `len` bytes (or `len` is 0);
+ * `out_len` and `err` are NULL or writable.
+ */
 enum pctenc_status pctenc_decoded_len(const struct pctenc_decoder *dec,
                                       const uint8_t *src,
                                       size_t len,
                                       size_t *out_len,
                                       struct pctenc_error *err);
 
-// Decodes `src` (`len` bytes) into `dst`, which has room for `cap` bytes.
-//
-// Never writes past `dst + cap`. On success `*written` is the decoded length. When the
-// output does not fit, the whole input is decoded to find the size needed: if the input is
-// valid, returns `PCTENC_BUFFER_TOO_SMALL`, `*written` is the size needed and
-// `err->offset` the first input byte whose output did not fit; if the input has an error
-// (even one after the point where `dst` filled up), that error is returned, as
-// `pctenc_decoded_len` returns it. A buffer of `pctenc_decoded_len_max` bytes is always
-// large enough. After an error the contents of `dst[0..cap)` are unspecified. `src` and
-// `dst` must not overlap (see `pctenc_decode_in_place`).
-//
-// Writes: `dst[0..*written)`; `*written` (0 on errors other than
-// `PCTENC_BUFFER_TOO_SMALL`); `*err` when not NULL.
-// Returns `PCTENC_OK`, `PCTENC_INVALID_INPUT` (kind and offset in `*err`; the kind is one
-// of truncated escape, invalid escape, invalid UTF-8, forbidden byte, lone surrogate),
-// `PCTENC_BUFFER_TOO_SMALL`, `PCTENC_BAD_ARGUMENT` (NULL `dec` or `written`, a NULL buffer
-// with a length, overlapping buffers).
-// Ownership: nothing is kept after the call. Thread-safe: any number of threads may share
-// `dec`.
-//
-// # Safety
-//
-// `dec` is NULL or a live decoder; `src` is readable for `len` bytes and `dst` writable for
-// `cap` bytes (or the length is 0); `written` and `err` are NULL or writable.
+/**
+ * Decodes `src` (`len` bytes) into `dst`, which has room for `cap` bytes.
+ *
+ * Never writes past `dst + cap`. On success `*written` is the decoded length. When the
+ * output does not fit, the whole input is decoded to find the size needed: if the input is
+ * valid, returns `PCTENC_BUFFER_TOO_SMALL`, `*written` is the size needed and
+ * `err->offset` the first input byte whose output did not fit; if the input has an error
+ * (even one after the point where `dst` filled up), that error is returned, as
+ * `pctenc_decoded_len` returns it. A buffer of `pctenc_decoded_len_max` bytes is always
+ * large enough. After an error the contents of `dst[0..cap)` are unspecified. `src` and
+ * `dst` must not overlap (see `pctenc_decode_in_place`).
+ *
+ * Writes: `dst[0..*written)`; `*written` (0 on errors other than
+ * `PCTENC_BUFFER_TOO_SMALL`); `*err` when not NULL.
+ * Returns `PCTENC_OK`, `PCTENC_INVALID_INPUT` (kind and offset in `*err`; the kind is one
+ * of truncated escape, invalid escape, invalid UTF-8, forbidden byte, lone surrogate),
+ * `PCTENC_BUFFER_TOO_SMALL`, `PCTENC_BAD_ARGUMENT` (NULL `dec` or `written`, a NULL buffer
+ * with a length, overlapping buffers).
+ * Ownership: nothing is kept after the call. Thread-safe: any number of threads may share
+ * `dec`.
+ *
+ * # Safety
+ *
+ * `dec` is NULL or a live decoder; `src` is readable for `len` bytes and `dst` writable for
+ * `cap` bytes (or the length is 0); `written` and `err` are NULL or writable.
+ */
 enum pctenc_status pctenc_decode(const struct pctenc_decoder *dec,
                                  const uint8_t *src,
                                  size_t len,
@@ -396,44 +506,48 @@ enum pctenc_status pctenc_decode(const struct pctenc_decoder *dec,
                                  size_t *written,
                                  struct pctenc_error *err);
 
-// Decodes `buf` (`len` bytes) in place: on success the decoded bytes are `buf[0..*written)`.
-// Without `PCTENC_DECODE_UTF8_LOSSY` the output is never longer than the input, so this
-// fails only on invalid input. With it, a replacement that makes the output longer than
-// `len` is `PCTENC_BUFFER_TOO_SMALL`, with `err->offset` the index in the decoded bytes of
-// the first one that did not fit (the input is gone by then; `*written` is 0: decode a copy
-// with `pctenc_decode` to learn the size). After an error `buf` holds unspecified bytes.
-//
-// Writes: `buf[0..len)`; `*written` (0 on error); `*err` when not NULL.
-// Returns as `pctenc_decode`.
-// Thread-safe: any number of threads may share `dec` (each with its own `buf`).
-//
-// # Safety
-//
-// `dec` is NULL or a live decoder; `buf` is readable and writable for `len` bytes (or `len`
-// is 0); `written` and `err` are NULL or writable.
+/**
+ * Decodes `buf` (`len` bytes) in place: on success the decoded bytes are `buf[0..*written)`.
+ * Without `PCTENC_DECODE_UTF8_LOSSY` the output is never longer than the input, so this
+ * fails only on invalid input. With it, a replacement that makes the output longer than
+ * `len` is `PCTENC_BUFFER_TOO_SMALL`, with `err->offset` the index in the decoded bytes of
+ * the first one that did not fit (the input is gone by then; `*written` is 0: decode a copy
+ * with `pctenc_decode` to learn the size). After an error `buf` holds unspecified bytes.
+ *
+ * Writes: `buf[0..len)`; `*written` (0 on error); `*err` when not NULL.
+ * Returns as `pctenc_decode`.
+ * Thread-safe: any number of threads may share `dec` (each with its own `buf`).
+ *
+ * # Safety
+ *
+ * `dec` is NULL or a live decoder; `buf` is readable and writable for `len` bytes (or `len`
+ * is 0); `written` and `err` are NULL or writable.
+ */
 enum pctenc_status pctenc_decode_in_place(const struct pctenc_decoder *dec,
                                           uint8_t *buf,
                                           size_t len,
                                           size_t *written,
                                           struct pctenc_error *err);
 
-// RFC 3986 normalization (section 6.2.2) of `src` into `dst` (room for `cap` bytes):
-// escapes get uppercase hex digits, escapes of unreserved characters (letters, digits,
-// `-._~`) are decoded, everything else is copied. The output is never longer than the
-// input, so `cap = len` always fits. Never fails on input.
-//
-// Never writes past `dst + cap`. When the output does not fit, returns
-// `PCTENC_BUFFER_TOO_SMALL` and sets `*written` to the size needed. `src` and `dst` must
-// not overlap (see `pctenc_normalize_in_place`).
-//
-// Writes: `dst[0..*written)`; `*written`; `*err` when not NULL.
-// Returns `PCTENC_OK`, `PCTENC_BUFFER_TOO_SMALL` or `PCTENC_BAD_ARGUMENT` (NULL `written`,
-// a NULL buffer with a length, overlapping buffers). Thread-safe.
-//
-// # Safety
-//
-// `src` is readable for `len` bytes and `dst` writable for `cap` bytes (or the length is
-// 0); `written` and `err` are NULL or writable.
+/**
+ * RFC 3986 normalization (section 6.2.2) of `src` into `dst` (room for `cap` bytes):
+ * escapes get uppercase hex digits, escapes of unreserved characters (letters, digits,
+ * `-._~`) are decoded, everything else is copied. The output is never longer than the
+ * input, so `cap = len` always fits. Never fails on input.
+ *
+ * Never writes past `dst + cap`. When the output does not fit, returns
+ * `PCTENC_BUFFER_TOO_SMALL` and sets `*written` to the size needed. `src` and `dst` must
+ * not overlap (see `pctenc_normalize_in_place`).
+ *
+ * Writes: `dst[0..*written)`; `*written`; `*err` when not NULL.
+ * Returns `PCTENC_OK`, `PCTENC_BUFFER_TOO_SMALL` or `PCTENC_BAD_ARGUMENT` (NULL `written`,
+ * a NULL buffer with a length, overlapping buffers). Thread-safe.
+ *
+ * # Safety
+ *
+ * `src` is readable for `len` bytes and `dst` writable for `cap` bytes (or the length is
+ * 0); `written` and `err` are NULL or writable.
+ */
 enum pctenc_status pctenc_normalize(const uint8_t *src,
                                     size_t len,
                                     uint8_t *dst,
@@ -441,38 +555,42 @@ enum pctenc_status pctenc_normalize(const uint8_t *src,
                                     size_t *written,
                                     struct pctenc_error *err);
 
-// `pctenc_normalize` in place: the normalized bytes are `buf[0..*written)`. Never fails on
-// input (the output is never longer).
-//
-// Writes: `buf[0..len)`; `*written`; `*err` when not NULL.
-// Returns `PCTENC_OK` or `PCTENC_BAD_ARGUMENT` (NULL `written`, NULL `buf` with `len > 0`).
-// Thread-safe (each thread with its own `buf`).
-//
-// # Safety
-//
-// `buf` is readable and writable for `len` bytes (or `len` is 0); `written` and `err` are
-// NULL or writable.
+/**
+ * `pctenc_normalize` in place: the normalized bytes are `buf[0..*written)`. Never fails on
+ * input (the output is never longer).
+ *
+ * Writes: `buf[0..len)`; `*written`; `*err` when not NULL.
+ * Returns `PCTENC_OK` or `PCTENC_BAD_ARGUMENT` (NULL `written`, NULL `buf` with `len > 0`).
+ * Thread-safe (each thread with its own `buf`).
+ *
+ * # Safety
+ *
+ * `buf` is readable and writable for `len` bytes (or `len` is 0); `written` and `err` are
+ * NULL or writable.
+ */
 enum pctenc_status pctenc_normalize_in_place(uint8_t *buf,
                                              size_t len,
                                              size_t *written,
                                              struct pctenc_error *err);
 
-// Parses an application/x-www-form-urlencoded body or query string (`a=1&b=two+words`) as
-// `URLSearchParams` does: splits on `&` (empty pieces skipped) and on the first `=`, and
-// decodes each name and value leniently with `+` as space, invalid UTF-8 replaced by U+FFFD.
-// Calls `callback` for each pair, in order, until it returns non-zero. Never fails on input.
-//
-// Writes: nothing but `*err` (when not NULL); what the callback does is its own.
-// Returns `PCTENC_OK` (all pairs passed, or the callback stopped the parse) or
-// `PCTENC_BAD_ARGUMENT` (NULL `callback`, NULL `src` with `len > 0`).
-// Ownership: the pieces passed to the callback belong to pctenc and live until it
-// returns. Thread-safe: calls in several threads at once are independent.
-//
-// # Safety
-//
-// `src` is readable for `len` bytes (or `len` is 0) and not written during the call;
-// `callback` is a function of the type above, safe to call with `user`; `err` is NULL or
-// writable.
+/**
+ * Parses an application/x-www-form-urlencoded body or query string (`a=1&b=two+words`) as
+ * `URLSearchParams` does: splits on `&` (empty pieces skipped) and on the first `=`, and
+ * decodes each name and value leniently with `+` as space, invalid UTF-8 replaced by U+FFFD.
+ * Calls `callback` for each pair, in order, until it returns non-zero. Never fails on input.
+ *
+ * Writes: nothing but `*err` (when not NULL); what the callback does is its own.
+ * Returns `PCTENC_OK` (all pairs passed, or the callback stopped the parse) or
+ * `PCTENC_BAD_ARGUMENT` (NULL `callback`, NULL `src` with `len > 0`).
+ * Ownership: the pieces passed to the callback belong to pctenc and live until it
+ * returns. Thread-safe: calls in several threads at once are independent.
+ *
+ * # Safety
+ *
+ * `src` is readable for `len` bytes (or `len` is 0) and not written during the call;
+ * `callback` is a function of the type above, safe to call with `user`; `err` is NULL or
+ * writable.
+ */
 enum pctenc_status pctenc_form_parse(const uint8_t *src,
                                      size_t len,
                                      pctenc_form_callback callback,
