@@ -1043,6 +1043,25 @@ mod tests {
         assert!(set_from_bits(&bits).is_none());
     }
 
+    /// A panic inside an entry point becomes `PCTENC_INTERNAL_ERROR`, reported in the error
+    /// struct, and does not unwind into the caller.
+    #[test]
+    fn a_panic_is_caught() {
+        let mut err = pctenc_error {
+            status: pctenc_status::PCTENC_OK,
+            kind: pctenc_error_kind::PCTENC_KIND_NONE,
+            offset: 7,
+            byte: 7,
+        };
+        // SAFETY: `err` is writable.
+        let status = unsafe { run(&mut err, || panic!("a bug")) };
+        assert_eq!(status, pctenc_status::PCTENC_INTERNAL_ERROR);
+        assert_eq!(
+            (err.status, err.kind, err.offset, err.byte),
+            (status, pctenc_error_kind::PCTENC_KIND_INTERNAL, 0, 0)
+        );
+    }
+
     #[test]
     fn overlap_is_by_address() {
         let buf = [0u8; 8];
