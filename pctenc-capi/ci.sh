@@ -60,10 +60,10 @@ ldd "$work/capi-shared" | grep -q "$lib/libpctenc.so"
 
 # The C side is instrumented (the tests, and every check of what they get back); the Rust
 # code in libpctenc.a is the ordinary release build and is not. ASan still replaces malloc
-# and free for both, so leaks and double frees of handles show, and intercepts memcpy; the
-# tests' output buffers are heap blocks of the exact capacity given, so a write past them
-# from Rust code is caught by the canaries the tests check, by the next step (Rust code
-# instrumented), and by Valgrind, which sees every instruction.
+# and free for both, so leaks and double frees of handles show, and intercepts memcpy. A
+# write past a C buffer from Rust code is caught by the canaries the tests check after every
+# short capacity, by the next step (Rust code instrumented), and by Valgrind, which sees
+# every instruction.
 step "C tests under AddressSanitizer and UndefinedBehaviorSanitizer (C side instrumented)"
 $cc "${cflags[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
   "$capi/tests/capi.c" "$lib/libpctenc.a" "${static_libs[@]}" -o "$work/capi-asan"
