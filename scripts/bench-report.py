@@ -6,7 +6,9 @@ benches/results/ (committed, so that anyone can regenerate and check the report)
 - `machine.json`: the machine, recorded when the run starts (`machine`);
 - `criterion.json`: the median of each criterion function, collected from
   `target/criterion/**/new/{benchmark,estimates}.json` when the run ends (`collect`);
-- `large-inputs.json`: written by `scripts/large-inputs.py --json`.
+- `large-inputs.json`: written by `scripts/large-inputs.py --json`;
+- `capi.json`: the C API against the Rust API, written by `pctenc-capi/bench.sh --json`
+  (the page's "C API" section; left out when the file is missing).
 
 `scripts/bench.sh` does the whole run. Usage:
 
@@ -518,7 +520,7 @@ def large_section(data):
 # The document
 
 
-def report(results, large, machine, backends):
+def report(results, large, machine, backends, capi=None):
     best = backends[0]
     ours = [f"pctenc-{b}" for b in backends]
     def named(functions):
@@ -635,6 +637,47 @@ against the serial ones, on the `log` workload, GB/s of input:
 ### The CLI on a large access log (`scripts/large-inputs.py`)
 
 {large_section(large)}
+""" + capi_section(capi)
+
+
+def capi_section(capi):
+    """The C API (`pctenc-capi/`) against the Rust API, from `capi.json`."""
+    if not capi:
+        return ""
+    w = capi["workloads"]
+    def row(name, label):
+        r = w[name]
+        gbs = lambda ns: f"{r['bytes'] / ns:.2f}"
+        return (f"| {label} | {r['rust_ns']:.1f} ({gbs(r['rust_ns'])}) | {r['ffi_ns']:.1f} ({gbs(r['ffi_ns'])}) | "
+                f"{r['paired_ratio']:.3f} | {r['paired_diff_ns']:+.1f} | {r['rust_best_ns']:.1f} | {r['c_best_ns']:.1f} |")
+    rows = "\n".join([row("encode-64k", "encode 64 KiB"), row("decode-64k", "decode 64 KiB"),
+                      row("encode-32", "encode 32 B"), row("decode-32", "decode 32 B")])
+    big = ("encode-64k", "decode-64k")
+    thr = max(max(w[n]["paired_ratio"], w[n]["c_best_ns"] / w[n]["rust_best_ns"]) - 1 for n in big) * 100
+    ovh = max(w[n]["paired_diff_ns"] for n in ("encode-32", "decode-32"))
+    ovh_c = max(w[n]["c_best_ns"] - w[n]["rust_best_ns"] for n in ("encode-32", "decode-32"))
+    met = lambda ok: "met" if ok else "**not met**"
+    return f"""
+## C API
+
+`libpctenc` (`pctenc-capi/`) against the Rust API, measured by `bash pctenc-capi/bench.sh --json
+benches/results/capi.json` on {capi['date']} ({capi['cpu']}, backend `{capi['backend']}`, {capi['cc']}),
+median of {capi['runs']} runs. Access-log text; encoding with `component` (`pctenc_encode` against
+`Encoder::encode_slice`), decoding strict to bytes (`pctenc_decode` against
+`Decoder::decode_slice`), into a buffer with room. `examples/bench_rust.rs` times the Rust API and
+the C API through the FFI (an `extern "C"` call into another crate, not inlined) in batches that
+alternate, and takes the median of the paired ratios and differences, which a busy machine
+disturbs least; `bench/bench.c` times the C API from a C program (`cc -O2`, static library) in
+a process of its own, and the last two columns compare the fastest batches of the two processes.
+Nanoseconds per call (GB/s of input):
+
+| operation | Rust API | C API (FFI) | paired C / Rust | paired C - Rust (ns) | Rust, fastest batch | C from C, fastest batch |
+|---|---:|---:|---:|---:|---:|---:|
+{rows}
+
+Goals: at 64 KiB, throughput through the C API within 5% of the Rust API: the C API is at most
+{thr:.1f}% slower (paired, and fastest batches from C), {met(thr <= 5)}. At 32 bytes, the C API's cost per call within 10 ns of the Rust API's: {ovh:+.1f} ns
+through the FFI, {ovh_c:+.1f} ns from C (fastest batches), {met(ovh <= 10 and ovh_c <= 10)}.
 """
 
 
@@ -686,7 +729,9 @@ def main():
         print(f"warning: no {machine_path}: the machine section will be empty", file=sys.stderr)
 
     docs = pathlib.Path(args.docs)
-    outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends)}
+    capi_path = results_dir / "capi.json"
+    capi = json.loads(capi_path.read_text()) if capi_path.exists() else None
+    outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends, capi)}
     for name, svg in charts(results, backends, GOAL_SIZE):
         outputs[docs / name] = svg
     readme = pathlib.Path(args.readme)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One full benchmark run, then the report: docs/BENCHMARKS.md, docs/bench-*.svg and the
-# figures in README.md, from the results kept in benches/results/.
+# figures in README.md, from the results kept in benches/results/ (the C API's figures from
+# pctenc-capi/bench.sh).
 #
 #   bash scripts/bench.sh              # about 35 minutes on two cores; run on an idle machine
 #
@@ -17,4 +18,5 @@ rm -rf target/criterion   # only this run's results
 cargo bench --bench encode --bench decode --bench parallel -- "${opts[@]}"
 python3 scripts/bench-report.py collect
 python3 scripts/large-inputs.py --runs 15 --json benches/results/large-inputs.json
+bash pctenc-capi/bench.sh --json benches/results/capi.json
 python3 scripts/bench-report.py

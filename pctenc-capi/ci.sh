@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# CI for the C API (libpctenc, pctenc.h), called by .ci/run; runs alone too, from anywhere:
+#   bash pctenc-capi/ci.sh
+# The header is current; the libraries build; the C tests pass against libpctenc.a and
+# libpctenc.so, under AddressSanitizer and UndefinedBehaviorSanitizer, and under Valgrind;
+# the example and the README's program give their expected output; pkg-config finds the
+# library; the differential test against the Rust API passes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+capi=$root/pctenc-capi
+export CARGO_TERM_COLOR=never
+step() { printf '\n==> capi: %s\n' "$*"; }
+cc=${CC:-cc}
+cflags=(-std=c11 -O1 -g -Wall -Wextra -Werror -I"$capi/include")
+# What the Rust standard library in libpctenc.a needs (`rustc --print native-static-libs`).
+static_libs=(-lpthread -ldl -lm)
+
+step "cbindgen, and the checked-in header is the one src/lib.rs gives"
+cbindgen_version=0.29.4
+if [ "$(cbindgen --version 2>/dev/null)" != "cbindgen $cbindgen_version" ]; then
+  cargo install cbindgen --locked --version "$cbindgen_version"
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+(cd "$capi" && cbindgen --quiet --config cbindgen.toml --crate pctenc-capi --output "$work/pctenc.h")
+if ! diff -u "$capi/include/pctenc.h" "$work/pctenc.h"; then
+  echo "pctenc-capi/include/pctenc.h is stale: run, in pctenc-capi/," >&2
+  echo "  cbindgen --config cbindgen.toml --crate pctenc-capi --output include/pctenc.h" >&2
+  exit 1
+fi
+
+# The header stands alone in C99 and C11, pedantic, and in C++ (its extern "C" block).
+for std in c99 c11; do
+  $cc -std=$std -Wall -Wextra -pedantic -Werror -fsyntax-only -x c "$capi/include/pctenc.h"
+done
+${CXX:-c++} -std=c++11 -Wall -Wextra -pedantic -Werror -fsyntax-only -x c++ "$capi/include/pctenc.h"
+
+step "format and clippy"
+cargo fmt -p pctenc-capi --check
+cargo clippy -p pctenc-capi --all-targets -- -D warnings
+
+step "libpctenc.a and libpctenc.so (release)"
+cargo build --release -p pctenc-capi
+lib=$root/target/release
+ls -l "$lib/libpctenc.a" "$lib/libpctenc.so"
+# Every exported function is declared in the header, and the other way round.
+nm -D --defined-only "$lib/libpctenc.so" | awk '$2 == "T" && $3 ~ /^pctenc_/ {print $3}' | sort >"$work/exported"
+grep -oE '\bpctenc_[a-z_]+\(' "$capi/include/pctenc.h" | tr -d '(' | sort -u >"$work/declared"
+diff -u "$work/declared" "$work/exported"
+
+step "C tests against the static library"
+$cc "${cflags[@]}" "$capi/tests/capi.c" "$lib/libpctenc.a" "${static_libs[@]}" -o "$work/capi-static"
+"$work/capi-static"
+
+step "C tests against the shared library"
+$cc "${cflags[@]}" "$capi/tests/capi.c" -L"$lib" -lpctenc -Wl,-rpath,"$lib" -o "$work/capi-shared"
+ldd "$work/capi-shared" | grep -q "$lib/libpctenc.so"
+"$work/capi-shared"
+
+# The C side is instrumented (the tests, and every check of what they get back); the Rust
+# code in libpctenc.a is the ordinary release build and is not. ASan still replaces malloc
+# and free for both, so leaks and double frees of handles show, and intercepts memcpy. A
+# write past a C buffer from Rust code is caught by the canaries the tests check after every
+# short capacity, by the next step (Rust code instrumented), and by Valgrind, which sees
+# every instruction.
+step "C tests under AddressSanitizer and UndefinedBehaviorSanitizer (C side instrumented)"
+$cc "${cflags[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+  "$capi/tests/capi.c" "$lib/libpctenc.a" "${static_libs[@]}" -o "$work/capi-asan"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 "$work/capi-asan"
+
+step "C tests under AddressSanitizer with pctenc's Rust code instrumented too (nightly)"
+# -Zsanitizer=address instruments pctenc and pctenc-capi (the Rust standard library is not
+# rebuilt: its own code is not instrumented, but ASan intercepts its memcpy and malloc).
+cargo +nightly --version >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal >/dev/null
+host=$(rustc -vV | sed -n 's/^host: //p')
+RUSTFLAGS=-Zsanitizer=address cargo +nightly build --release -p pctenc-capi --lib --target "$host"
+$cc "${cflags[@]}" -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+  "$capi/tests/capi.c" "$root/target/$host/release/libpctenc.a" "${static_libs[@]}" -o "$work/capi-asan-rust"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 "$work/capi-asan-rust"
+
+step "C tests under Valgrind (memcheck: the Rust side too)"
+if ! command -v valgrind >/dev/null && command -v apt-get >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null || true
+fi
+if command -v valgrind >/dev/null; then
+  valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+    "$work/capi-static"
+else
+  echo "valgrind is not installed and could not be installed: skipped"
+fi
+
+step "the example (examples/proxy.c): the output in examples/proxy.expected"
+$cc "${cflags[@]}" "$capi/examples/proxy.c" "$lib/libpctenc.a" "${static_libs[@]}" -o "$work/proxy"
+"$work/proxy" >"$work/proxy.out"
+diff -u "$capi/examples/proxy.expected" "$work/proxy.out"
+
+step "the README's C program and cc lines, and pkg-config"
+# The program is the ```c block of README.md's "C API" section; its output the ```text block
+# after it.
+awk '/^## C API/ {s = 1} s && /^```c$/ {p = 1; next} p && /^```$/ {exit} p' "$root/README.md" >"$work/hello.c"
+awk '/^## C API/ {s = 1} s && /^```c$/ {c = 1} c && /^```text$/ {p = 1; next} p && /^```$/ {exit} p' \
+  "$root/README.md" >"$work/hello.expected"
+[ -s "$work/hello.c" ] && [ -s "$work/hello.expected" ]
+[ "$(wc -l <"$work/hello.c")" -le 16 ]
+(
+  cd "$root"
+  # The exact lines of the README, from the root of a checkout.
+  cc -I pctenc-capi/include "$work/hello.c" target/release/libpctenc.a -lpthread -ldl -lm -o "$work/hello"
+  "$work/hello" | diff -u "$work/hello.expected" -
+  cc -I pctenc-capi/include "$work/hello.c" -L target/release -lpctenc -Wl,-rpath,"$PWD/target/release" -o "$work/hello"
+  "$work/hello" | diff -u "$work/hello.expected" -
+)
+# From C++: the same program, the header's extern "C" linkage.
+${CXX:-c++} -std=c++11 -Wall -Wextra -Werror -I "$capi/include" -x c++ "$work/hello.c" -x none \
+  "$lib/libpctenc.a" "${static_libs[@]}" -o "$work/hello-cpp"
+"$work/hello-cpp" | diff -u "$work/hello.expected" -
+# pkg-config: a prefix with the shared library, and one with only the static one.
+for kind in shared static; do
+  prefix=$work/prefix-$kind
+  mkdir -p "$prefix/lib/pkgconfig" "$prefix/include"
+  cp "$capi/include/pctenc.h" "$prefix/include/"
+  if [ "$kind" = shared ]; then cp "$lib/libpctenc.so" "$prefix/lib/"; else cp "$lib/libpctenc.a" "$prefix/lib/"; fi
+  version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$capi/Cargo.toml")
+  sed -e "s|@PREFIX@|$prefix|" -e "s|@LIBDIR@|\${prefix}/lib|" -e "s|@INCLUDEDIR@|\${prefix}/include|" \
+    -e "s|@VERSION@|$version|" "$capi/pctenc.pc.in" >"$prefix/lib/pkgconfig/pctenc.pc"
+  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+  [ "$(pkg-config --modversion pctenc)" = "$version" ]
+  if [ "$kind" = shared ]; then
+    # shellcheck disable=SC2046
+    cc "$work/hello.c" $(pkg-config --cflags --libs pctenc) -Wl,-rpath,"$prefix/lib" -o "$work/hello-pc"
+  else
+    # shellcheck disable=SC2046
+    cc "$work/hello.c" $(pkg-config --static --cflags --libs pctenc) -o "$work/hello-pc"
+  fi
+  "$work/hello-pc" | diff -u "$work/hello.expected" -
+  echo "pkg-config ($kind): ok"
+done
+
+step "differential test: the C entry points against the Rust API (release, many cases)"
+PROPTEST_CASES=${PROPTEST_CASES:-2000} cargo test --release -p pctenc-capi
+
+step "done"
