@@ -52,6 +52,12 @@ fn c_error(e: DecodeError) -> pctenc_error {
             (pctenc_status::PCTENC_INVALID_INPUT, PCTENC_KIND_LONE_SURROGATE, 0)
         }
         DecodeErrorKind::Forbidden(b) => (pctenc_status::PCTENC_INVALID_INPUT, PCTENC_KIND_FORBIDDEN_BYTE, b),
+        DecodeErrorKind::TruncatedUEscape => {
+            (pctenc_status::PCTENC_INVALID_INPUT, PCTENC_KIND_TRUNCATED_U_ESCAPE, 0)
+        }
+        DecodeErrorKind::InvalidUEscape => {
+            (pctenc_status::PCTENC_INVALID_INPUT, PCTENC_KIND_INVALID_U_ESCAPE, 0)
+        }
         _ => (pctenc_status::PCTENC_INVALID_INPUT, PCTENC_KIND_OTHER, 0),
     };
     pctenc_error { status, kind, offset: e.offset(), byte }

@@ -15,9 +15,8 @@
  *  - Strings returned (pctenc_version, pctenc_status_str, ...) are static: never free them.
  *  - No Rust panic crosses into C: each function catches one and returns
  *    PCTENC_INTERNAL_ERROR (none is known to be reachable).
- *  - Nothing allocates except pctenc_*_new (the handle), pctenc_decoded_len, pctenc_decode
- *    when dst is too small (both decode the input to size it), and pctenc_form_parse (a
- *    piece that changes when decoded).
+ *  - Nothing allocates except pctenc_*_new (the handle) and pctenc_form_parse (a piece
+ *    that changes when decoded).
  */
 
 #ifndef PCTENC_H
@@ -188,6 +187,15 @@ typedef enum pctenc_error_kind {
    * Invalid input of a kind this version of the header does not name.
    */
   PCTENC_KIND_OTHER = 10,
+  /**
+   * A `%u` at the end of the input with fewer than four hex digits after it
+   * (`PCTENC_DECODE_LEGACY_U`, strict): `"%u00"`.
+   */
+  PCTENC_KIND_TRUNCATED_U_ESCAPE = 11,
+  /**
+   * A `%u` not followed by four hex digits (`PCTENC_DECODE_LEGACY_U`, strict): `"%u00zz"`.
+   */
+  PCTENC_KIND_INVALID_U_ESCAPE = 12,
 } pctenc_error_kind;
 
 /**
@@ -452,8 +460,8 @@ size_t pctenc_decoded_len_max(const struct pctenc_decoder *dec,
                               size_t len);
 
 /**
- * The exact decoded size of `src`, found by decoding it (into memory pctenc allocates and
- * frees; `pctenc_decoded_len_max` gives a bound without reading). An input that does not
+ * The exact decoded size of `src`, found by reading it without allocating
+ * (`pctenc_decoded_len_max` gives a bound without reading). An input that does not
  * decode gives its error, as `pctenc_decode` would.
  *
  * Writes: `*out_len` (0 unless `PCTENC_OK`); `*err` when not NULL.

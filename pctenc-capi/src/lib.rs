@@ -71,6 +71,11 @@ pub enum pctenc_error_kind {
     PCTENC_KIND_INTERNAL = 9,
     /// Invalid input of a kind this version of the header does not name.
     PCTENC_KIND_OTHER = 10,
+    /// A `%u` at the end of the input with fewer than four hex digits after it
+    /// (`PCTENC_DECODE_LEGACY_U`, strict): `"%u00"`.
+    PCTENC_KIND_TRUNCATED_U_ESCAPE = 11,
+    /// A `%u` not followed by four hex digits (`PCTENC_DECODE_LEGACY_U`, strict): `"%u00zz"`.
+    PCTENC_KIND_INVALID_U_ESCAPE = 12,
 }
 
 /// Where and why a call failed. Pass NULL wherever a `pctenc_error *` is taken if the detail
@@ -194,6 +199,8 @@ impl Failure {
             DecodeErrorKind::BufferTooSmall => return Failure::too_small(e.offset()),
             DecodeErrorKind::LoneSurrogate => (PCTENC_KIND_LONE_SURROGATE, 0),
             DecodeErrorKind::Forbidden(b) => (PCTENC_KIND_FORBIDDEN_BYTE, b),
+            DecodeErrorKind::TruncatedUEscape => (PCTENC_KIND_TRUNCATED_U_ESCAPE, 0),
+            DecodeErrorKind::InvalidUEscape => (PCTENC_KIND_INVALID_U_ESCAPE, 0),
             _ => (PCTENC_KIND_OTHER, 0),
         };
         Failure { status: pctenc_status::PCTENC_INVALID_INPUT, kind, offset: e.offset(), byte }
@@ -447,6 +454,8 @@ pub extern "C" fn pctenc_error_kind_str(kind: c_int) -> *const c_char {
         8 => c"bad argument",
         9 => c"internal error",
         10 => c"invalid input",
+        11 => c"truncated `%u` escape: `%u` needs four hex digits",
+        12 => c"invalid `%u` escape: `%u` not followed by four hex digits",
         _ => c"unknown error kind",
     };
     text.as_ptr()
@@ -750,8 +759,8 @@ pub unsafe extern "C" fn pctenc_decoded_len_max(dec: *const pctenc_decoder, len:
     }
 }
 
-/// The exact decoded size of `src`, found by decoding it (into memory pctenc allocates and
-/// frees; `pctenc_decoded_len_max` gives a bound without reading). An input that does not
+/// The exact decoded size of `src`, found by reading it without allocating
+/// (`pctenc_decoded_len_max` gives a bound without reading). An input that does not
 /// decode gives its error, as `pctenc_decode` would.
 ///
 /// Writes: `*out_len` (0 unless `PCTENC_OK`); `*err` when not NULL.
@@ -785,10 +794,9 @@ pub unsafe extern "C" fn pctenc_decoded_len(
     unsafe { run(err, body) }
 }
 
-/// The decoded length of `src`, or its error.
-// When pctenc gains a `Decoder::decoded_len`, it replaces this decoding into a `Vec`.
+/// The decoded length of `src`, or its error (without allocating).
 fn decoded_len(dec: &Decoder, src: &[u8]) -> Result<usize, Failure> {
-    dec.decode(src).map(|out| out.len()).map_err(Failure::decode)
+    dec.decoded_len(src).map_err(Failure::decode)
 }
 
 /// Decodes `src` (`len` bytes) into `dst`, which has room for `cap` bytes.
@@ -840,7 +848,12 @@ pub unsafe extern "C" fn pctenc_decode(
                 Ok(())
             }
             Err(e) if e.kind() == DecodeErrorKind::BufferTooSmall => {
-                let needed = decoded_len(&dec.0, src)?;
+                // `decode_slice` reports a lack of room only for input that decodes, with
+                // the size it needs.
+                let needed = match e.needed() {
+                    Some(needed) => needed,
+                    None => decoded_len(&dec.0, src)?,
+                };
                 // SAFETY: as above.
                 unsafe { ptr::write(written, needed) };
                 Err(Failure::too_small(e.offset()))

@@ -125,12 +125,12 @@ static void test_info(void) {
     CHECK(strcmp(pctenc_status_str(PCTENC_INTERNAL_ERROR), "internal error") == 0);
     CHECK(strcmp(pctenc_status_str(5), "unknown status") == 0);
     CHECK(strcmp(pctenc_status_str(-1), "unknown status") == 0);
-    for (int k = PCTENC_KIND_NONE; k <= PCTENC_KIND_OTHER; k++) {
+    for (int k = PCTENC_KIND_NONE; k <= PCTENC_KIND_INVALID_U_ESCAPE; k++) {
         const char *s = pctenc_error_kind_str(k);
         CHECK(s != NULL && strlen(s) > 0 && strcmp(s, "unknown error kind") != 0);
     }
     CHECK(strcmp(pctenc_error_kind_str(PCTENC_KIND_FORBIDDEN_BYTE), "rejected byte: an escape decodes to a forbidden byte") == 0);
-    CHECK(strcmp(pctenc_error_kind_str(11), "unknown error kind") == 0);
+    CHECK(strcmp(pctenc_error_kind_str(13), "unknown error kind") == 0);
 }
 
 static void test_encoder_new(void) {
@@ -327,6 +327,8 @@ static void test_decode(void) {
     pctenc_decoder *legacy = decoder(PCTENC_DECODE_LEGACY_U, NULL);
     CHECK(decodes_to(legacy, "%u00E9%uD83D%uDE00", "\xc3\xa9\xf0\x9f\x98\x80", 6));
     CHECK(decode_fails(legacy, "ok%uD83D!", PCTENC_KIND_LONE_SURROGATE, 2, 0));
+    CHECK(decode_fails(legacy, "ok%u00", PCTENC_KIND_TRUNCATED_U_ESCAPE, 2, 0));
+    CHECK(decode_fails(legacy, "ok%u00zz", PCTENC_KIND_INVALID_U_ESCAPE, 2, 0));
 
     /* Kept escapes: `/` stays %2F (decodeURI-like), non-ASCII decoded (upper half clear). */
     uint8_t keep[PCTENC_SET_BYTES] = {0};

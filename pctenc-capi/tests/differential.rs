@@ -41,6 +41,8 @@ fn expected(e: pctenc_core::DecodeError) -> pctenc_error {
         DecodeErrorKind::BufferTooSmall => (PCTENC_KIND_BUFFER_TOO_SMALL, 0),
         DecodeErrorKind::LoneSurrogate => (PCTENC_KIND_LONE_SURROGATE, 0),
         DecodeErrorKind::Forbidden(b) => (PCTENC_KIND_FORBIDDEN_BYTE, b),
+        DecodeErrorKind::TruncatedUEscape => (PCTENC_KIND_TRUNCATED_U_ESCAPE, 0),
+        DecodeErrorKind::InvalidUEscape => (PCTENC_KIND_INVALID_U_ESCAPE, 0),
         other => panic!("a kind the C API does not name: {other:?}"),
     };
     pctenc_error { status: status_of(kind), kind, offset: e.offset(), byte }
