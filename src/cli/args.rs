@@ -140,8 +140,8 @@ pub struct RunArgs {
     /// split among the threads; the output is the same for every number of threads.
     #[arg(short = 'j', long, value_name = "N", value_parser = threads())]
     pub threads: Option<u16>,
-    /// Never show a progress bar. (One is shown on stderr only when stderr is a terminal and
-    /// the input files are large.)
+    /// Never show a progress bar. (One is shown on stderr only when stderr is a terminal, the
+    /// output is not one, and the input files are large.)
     #[arg(long)]
     pub no_progress: bool,
 }
@@ -264,13 +264,16 @@ pub struct DecodeArgs {
 
 #[derive(Debug, Args)]
 pub struct IoArgs {
-    /// Write to OUT instead of standard output (`-` is standard output). A regular file is
+    /// Write to OUT instead of standard output (`-` is standard output). A name of an open
+    /// descriptor (`/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, a link to one) writes to
+    /// that descriptor as it is (`-o /dev/fd/5 5>>log` appends). A regular file is
     /// replaced only when the whole run succeeds: a failed or interrupted run leaves it as it
     /// was. It keeps its permissions (without setuid and setgid) and, where allowed, its owner
-    /// and group; a new file gets 0666 minus the umask. Replacing breaks hard links, as
-    /// `sed -i` does. A symbolic link is followed: the file it names is replaced, the link
-    /// stays. A device or FIFO (`/dev/null`) is written in place. (Input files are
-    /// memory-mapped: do not truncate one while pctenc reads it.)
+    /// and group; a new file gets 0666 minus the umask. Replacing breaks hard links, and
+    /// replaces a write-protected file too, as `sed -i` does. A symbolic link is followed:
+    /// the file it names is replaced, the link stays. A device or FIFO (`/dev/null`) is
+    /// written in place. (Input files are memory-mapped: do not truncate one while pctenc
+    /// reads it.)
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Input files, processed in order into one output; `-` or none reads standard input.

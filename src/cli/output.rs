@@ -3,8 +3,14 @@
 //!
 //! `-o OUT` looks at what OUT is when the run starts:
 //!
-//! - `-`, `/dev/stdout`, `/dev/fd/1` or `/proc/self/fd/1`: standard output itself (its open
-//!   file, so `>> log` still appends).
+//! - `-`: standard output itself (its open file, so `>> log` still appends).
+//! - a name of a descriptor open in pctenc (`/dev/stdout`, `/dev/stderr`, `/dev/stdin`,
+//!   `/dev/fd/N`, `/proc/self/fd/N`, `/proc/thread-self/fd/N`, `/proc/PID/fd/N` with pctenc's
+//!   own PID), or a symbolic link that leads to one: that descriptor as it is (a copy of it,
+//!   [`dup`](https://man7.org/linux/man-pages/man2/dup.2.html)), written at its offset, with
+//!   no truncation and no temporary file, so `-o /dev/fd/5 5>>log` appends to `log` as
+//!   `>&5` would. A descriptor that is not open, or open for reading only (standard input as
+//!   usually opened), is an error.
 //! - an existing file that is not a regular file (character or block device, FIFO, socket):
 //!   opened for writing and written in place, as a shell's `>` would, with no temporary file
 //!   (opening a FIFO waits for a reader). `-o /dev/null` discards the output; a FIFO's reader
@@ -17,17 +23,20 @@
 //!   leaves the target as it was. A replaced file keeps its permission bits (without setuid and
 //!   setgid) and, where the system allows it, its owner and group; a new file gets
 //!   `0666 & !umask`. Renaming gives the target a new inode: hard links to the old file keep
-//!   the old contents (as with `sed -i`). SIGINT, SIGTERM and SIGHUP remove the temporary file
-//!   before the process ends by the signal (see [`interrupt`]).
+//!   the old contents (as with `sed -i`). Renaming needs write permission on the directory,
+//!   not on the file, so a write-protected file (mode 0444) is replaced too, as `sed -i`
+//!   replaces it, where the shell's `>` refuses it to all but root; the new file is 0444 in
+//!   turn. SIGINT, SIGTERM and SIGHUP remove the temporary file before the process ends by
+//!   the signal (see [`interrupt`]).
 //!
 //! Errors name OUT as the user wrote it, with the reason the system gave, never the
-//! temporary file's name.
+//! temporary file's name; every path in them is escaped ([`escape_name`]).
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::Failure;
+use super::{Failure, escape_name};
 
 /// Small writes (the end of a read, a few lines encoded one by one) are gathered up to this
 /// size; larger ones, such as the output of a parallel chunk (45-190 KiB), go straight
@@ -38,7 +47,8 @@ const BUFFER: usize = 16 * 1024;
 /// The output of one run.
 pub enum Output {
     Stdout(BufWriter<Stdout>),
-    /// An existing file that is not a regular file (a device, a FIFO), written in place.
+    /// An existing file that is not a regular file (a device, a FIFO), written in place, or a
+    /// copy of an open descriptor that `-o` names.
     Direct {
         file: BufWriter<fs::File>,
         target: PathBuf,
@@ -59,11 +69,20 @@ impl Output {
     /// Standard output for `None`, else the output to `target` as the module documentation
     /// describes.
     pub fn open(target: Option<&Path>) -> Result<Output, Failure> {
-        let Some(target) = target.filter(|t| !is_stdout(t)) else {
+        let Some(target) = target.filter(|t| *t != Path::new("-")) else {
             let stdout = stdout().map_err(|e| Failure::io(Path::new("<stdout>"), e))?;
             return Ok(Output::Stdout(BufWriter::with_capacity(BUFFER, stdout)));
         };
         let fail = |e| Failure::io(target, e);
+        let destination = match follow_links(target).map_err(fail)? {
+            Resolved::Path(path) => path,
+            Resolved::Descriptor(fd) => {
+                return Ok(Output::Direct {
+                    file: BufWriter::with_capacity(BUFFER, descriptor(fd).map_err(fail)?),
+                    target: target.to_path_buf(),
+                });
+            }
+        };
         // `metadata` follows symbolic links, including the kernel's own (`/dev/stderr`).
         let existing = match fs::metadata(target) {
             Ok(meta) if meta.is_dir() => return Err(fail(io::ErrorKind::IsADirectory.into())),
@@ -80,12 +99,11 @@ impl Output {
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => return Err(fail(e)),
         };
-        let destination = follow_links(target).map_err(fail)?;
         if let Some(meta) = &existing
             && !same_file(meta, &destination)
         {
-            // A link the kernel resolves but a path cannot reach (`/dev/fd/N` to a deleted
-            // file): write it as the shell would.
+            // A link the kernel resolves but a path cannot reach (`/proc/PID/fd/N` of another
+            // process, to a deleted file): write it as the shell would.
             let file = OpenOptions::new().write(true).truncate(true).open(target).map_err(fail)?;
             return Ok(Output::Direct {
                 file: BufWriter::with_capacity(BUFFER, file),
@@ -98,7 +116,7 @@ impl Output {
             _ => Path::new("."),
         };
         let (temp, pending) = Pending::create(dir, existing.as_ref()).map_err(|e| {
-            fail(io::Error::new(e.kind(), format!("cannot create a file in {}: {e}", dir.display())))
+            fail(io::Error::new(e.kind(), format!("cannot create a file in {}: {e}", escape_name(dir))))
         })?;
         Ok(Output::File {
             temp: BufWriter::with_capacity(BUFFER, temp),
@@ -140,37 +158,44 @@ impl Output {
         }
     }
 
-    /// Whether the output goes to the terminal that standard error is (then a progress bar
-    /// would mix with it).
-    pub fn is_stderr_terminal(&self) -> bool {
+    /// Whether the output is a terminal, whichever (`/dev/tty`, another name of stderr's
+    /// terminal, another terminal), or the file that stderr is: a progress bar on stderr
+    /// would mix with it, or be drawn among the output's lines.
+    pub fn is_terminal(&self) -> bool {
         use std::io::IsTerminal;
-        if !io::stderr().is_terminal() {
-            return false;
-        }
         match self {
             #[cfg(unix)]
-            Output::Stdout(w) => same_terminal_as_stderr(w.get_ref()),
+            Output::Stdout(w) => w.get_ref().is_terminal() || same_file_as_stderr(w.get_ref()),
             #[cfg(not(unix))]
             Output::Stdout(_) => io::stdout().is_terminal(),
-            Output::Direct { file, .. } => same_terminal_as_stderr(file.get_ref()),
+            Output::Direct { file, .. } => {
+                file.get_ref().is_terminal() || same_file_as_stderr(file.get_ref())
+            }
             Output::File { .. } => false,
         }
     }
 }
 
-/// Names of standard output itself: written through fd 1, which keeps its offset and its
-/// append mode (a path opened anew would have neither).
-fn is_stdout(target: &Path) -> bool {
-    ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].iter().any(|name| target == Path::new(name))
+/// Where the symbolic links of a target lead.
+enum Resolved {
+    /// A path that is not a link (or does not exist yet).
+    Path(PathBuf),
+    /// A name of this descriptor of pctenc's.
+    Descriptor(i32),
 }
 
-/// The path a chain of symbolic links ends at (a path that may not exist yet), each link
-/// read relative to its own directory, as the kernel reads it. Only the last component is
+/// Where a chain of symbolic links ends (a path that may not exist yet), each link read
+/// relative to its own directory, as the kernel reads it: a path, or the first name of an
+/// open descriptor found on the way (`/dev/stderr` leads to `/proc/self/fd/2`, whose own link
+/// names the file behind the descriptor, not the descriptor). Only the last component is
 /// followed: links among the directories need not be, as the rename goes through them.
-fn follow_links(target: &Path) -> io::Result<PathBuf> {
+fn follow_links(target: &Path) -> io::Result<Resolved> {
     let mut path = target.to_path_buf();
     // Linux's own limit (MAXSYMLINKS).
     for _ in 0..40 {
+        if let Some(fd) = descriptor_name(&path) {
+            return Ok(Resolved::Descriptor(fd));
+        }
         match fs::symlink_metadata(&path) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 let link = fs::read_link(&path)?;
@@ -179,12 +204,77 @@ fn follow_links(target: &Path) -> io::Result<PathBuf> {
                     None => link,
                 };
             }
-            Ok(_) => return Ok(path),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(path),
+            Ok(_) => return Ok(Resolved::Path(path)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Resolved::Path(path)),
             Err(e) => return Err(e),
         }
     }
     Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// The descriptor that `path` names, open or not: `N` in a directory that is this process's
+/// descriptor table, whatever the spelling of the way there (`/dev/fd`, `/proc/self/fd`,
+/// `/proc/thread-self/fd`, `/proc/PID/fd`, a link to one of them), as the kernel resolves it.
+/// `N` is written as the kernel reads it (decimal, no leading zero); a trailing `/` asks for
+/// a directory, which no descriptor name is.
+#[cfg(unix)]
+fn descriptor_name(path: &Path) -> Option<i32> {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    let name = bytes.rsplit(|&b| b == b'/').next()?;
+    if name.is_empty() || !name.iter().all(u8::is_ascii_digit) || (name.len() > 1 && name[0] == b'0') {
+        return None;
+    }
+    let fd: i32 = std::str::from_utf8(name).ok()?.parse().ok()?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let dir = fs::canonicalize(dir).ok()?;
+    let own = Path::new("/proc").join(std::process::id().to_string());
+    // `/proc/thread-self` is `/proc/PID/task/TID`: a thread of this process, which shares
+    // its descriptors.
+    let thread = dir.ends_with("fd")
+        && dir.parent().and_then(Path::parent).is_some_and(|task| task == own.join("task"));
+    let table = thread || dir == own.join("fd") || dir == Path::new("/dev/fd");
+    table.then_some(fd)
+}
+
+#[cfg(not(unix))]
+fn descriptor_name(_: &Path) -> Option<i32> {
+    None
+}
+
+/// A copy of descriptor `fd`, which must be open for writing: it shares the open file, with
+/// its offset and its append mode.
+#[cfg(unix)]
+fn descriptor(fd: i32) -> io::Result<fs::File> {
+    use std::os::fd::BorrowedFd;
+    // SAFETY: F_GETFL reads the descriptor's status flags; no memory is involved, and a
+    // descriptor that is not open gives EBADF.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags == -1 {
+        let e = io::Error::last_os_error();
+        return Err(match e.raw_os_error() {
+            Some(libc::EBADF) => io::Error::new(e.kind(), format!("descriptor {fd} is not open")),
+            _ => e,
+        });
+    }
+    if flags & libc::O_ACCMODE == libc::O_RDONLY {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("descriptor {fd} is not open for writing"),
+        ));
+    }
+    // SAFETY: `fd` is open (F_GETFL succeeded), and nothing in pctenc closes a descriptor it
+    // did not open itself: it stays open while borrowed here, just long enough to copy it.
+    let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
+    Ok(fs::File::from(borrowed.try_clone_to_owned()?))
+}
+
+#[cfg(not(unix))]
+fn descriptor(_: i32) -> io::Result<fs::File> {
+    Err(io::ErrorKind::Unsupported.into())
 }
 
 #[cfg(unix)]
@@ -308,10 +398,10 @@ fn stdout() -> io::Result<Stdout> {
     Ok(io::stdout().lock())
 }
 
-/// Whether `file` is the terminal that fd 2 is: the same character device (two names of one
+/// Whether `file` is the file that fd 2 is: the same character device (two names of one
 /// terminal are one device), or the same file.
 #[cfg(unix)]
-fn same_terminal_as_stderr(file: &fs::File) -> bool {
+fn same_file_as_stderr(file: &fs::File) -> bool {
     use std::os::fd::AsFd;
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
     let stderr = io::stderr().as_fd().try_clone_to_owned().map(fs::File::from).and_then(|f| f.metadata());
@@ -324,7 +414,7 @@ fn same_terminal_as_stderr(file: &fs::File) -> bool {
 }
 
 #[cfg(not(unix))]
-fn same_terminal_as_stderr(_: &fs::File) -> bool {
+fn same_file_as_stderr(_: &fs::File) -> bool {
     false
 }
 

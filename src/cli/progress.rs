@@ -11,13 +11,13 @@ const LARGE: u64 = 64 * 1024 * 1024;
 
 /// Counts input bytes; draws only when stderr is a terminal and the known input size (of
 /// the regular files among the inputs) is large. Never when stderr is redirected, so logs
-/// and captured output stay clean, and never when the output goes to that same terminal,
-/// where the bar would mix with it.
+/// and captured output stay clean, and never when the output is a terminal (by any name,
+/// `/dev/tty` included) or the file stderr is, where the bar would mix with it.
 pub struct Progress(Option<ProgressBar>);
 
 impl Progress {
     pub fn new(total: u64, enabled: bool, out: &Output) -> Progress {
-        if !enabled || total < LARGE || !std::io::stderr().is_terminal() || out.is_stderr_terminal() {
+        if !enabled || total < LARGE || !std::io::stderr().is_terminal() || out.is_terminal() {
             return Progress(None);
         }
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());

@@ -152,6 +152,136 @@ fn dev_stdout_is_standard_output() {
     assert_eq!(fs::read(&log).unwrap(), b"old\nnew%20one\n");
 }
 
+/// pctenc with `args`, `file` as its descriptor `fd` (put there between fork and exec, as a
+/// shell's `5>>log` does), stdin from /dev/null, and stdout and stderr captured unless `fd`
+/// is one of them.
+fn with_descriptor(args: &[&str], fd: i32, file: &fs::File) -> std::process::Output {
+    use std::os::fd::AsRawFd;
+    let raw = file.as_raw_fd();
+    let mut cmd = command();
+    cmd.args(args);
+    // SAFETY: dup2 and fcntl are async-signal-safe and touch no memory of the parent; `raw`
+    // is open in the parent until the spawn returns.
+    unsafe {
+        cmd.pre_exec(move || {
+            // `raw` itself is close-on-exec; its copy as `fd` is not.
+            let done = if raw == fd { libc::fcntl(fd, libc::F_SETFD, 0) } else { libc::dup2(raw, fd) };
+            if done == -1 { Err(std::io::Error::last_os_error()) } else { Ok(()) }
+        });
+    }
+    output_of(&mut cmd).unwrap()
+}
+
+/// The names of an open descriptor, and links to them, as `-o` targets: the output goes to
+/// the descriptor as it is (a dup of it), so `>>` appends, nothing is truncated and the file
+/// keeps its inode (and its hard links). Never a temporary file renamed over the file
+/// behind the descriptor.
+#[test]
+fn descriptor_names_write_to_the_descriptor() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("input");
+    fs::write(&input, "a b\n").unwrap();
+    let input = path_str(&input);
+    let log = dir.path().join("log");
+    let hard = dir.path().join("hard");
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink("/dev/fd/5", &link).unwrap();
+    let chain = dir.path().join("chain");
+    std::os::unix::fs::symlink("link", &chain).unwrap();
+    let to_stderr = dir.path().join("to-stderr");
+    std::os::unix::fs::symlink("/dev/stderr", &to_stderr).unwrap();
+    let cases = [
+        ("/dev/stdout", 1),
+        ("/dev/fd/1", 1),
+        ("/dev/stderr", 2),
+        ("/dev/fd/2", 2),
+        ("/proc/self/fd/2", 2),
+        ("/dev/fd/5", 5),
+        ("/proc/self/fd/5", 5),
+        ("/proc/thread-self/fd/5", 5),
+        (path_str(&link), 5),
+        (path_str(&chain), 5),
+        (path_str(&to_stderr), 2),
+        // Standard input, when it is open for writing (`<>`).
+        ("/dev/stdin", 0),
+        ("/proc/self/fd/0", 0),
+    ];
+    for (target, fd) in cases {
+        fs::write(&log, "line 1\n").unwrap();
+        let _ = fs::remove_file(&hard);
+        fs::hard_link(&log, &hard).unwrap();
+        let inode = fs::metadata(&log).unwrap().ino();
+        // Appending, as `5>>log` opens it (and `0<>log` for stdin, with append added so that
+        // the old line stays).
+        let file = fs::OpenOptions::new().read(fd == 0).append(true).open(&log).unwrap();
+        let run = with_descriptor(&["encode", "-o", target, input], fd, &file);
+        assert!(run.status.success(), "-o {target}: {}", String::from_utf8_lossy(&run.stderr));
+        assert_eq!(fs::read_to_string(&log).unwrap(), "line 1\na%20b\n", "-o {target}");
+        assert_eq!(fs::metadata(&log).unwrap().ino(), inode, "-o {target} replaced the file");
+        assert_eq!(fs::read_to_string(&hard).unwrap(), "line 1\na%20b\n", "-o {target}");
+        assert!(run.stdout.is_empty(), "-o {target}: {:?}", run.stdout);
+        assert_eq!(names(dir.path()), ["chain", "hard", "input", "link", "log", "to-stderr"]);
+    }
+    // Not appending (`exec 5>log`, then some output through it): written at the descriptor's
+    // offset, with no truncation.
+    fs::write(&log, "line 1\n").unwrap();
+    let inode = fs::metadata(&log).unwrap().ino();
+    let mut file = fs::OpenOptions::new().write(true).open(&log).unwrap();
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).unwrap();
+    let run = with_descriptor(&["encode", "-o", "/dev/fd/5", input], 5, &file);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(fs::read_to_string(&log).unwrap(), "line 1\na%20b\n");
+    assert_eq!(fs::metadata(&log).unwrap().ino(), inode);
+    // `/proc/<pid>/fd/N` with pctenc's own pid (`exec` keeps the shell's, also under an
+    // emulator, which runs in the process it is given).
+    fs::write(&log, "line 1\n").unwrap();
+    let inode = fs::metadata(&log).unwrap().ino();
+    let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
+    let script = r#"log=$1; shift; exec "$@" encode -o /proc/$$/fd/5 "$log.in" 5>>"$log""#;
+    fs::write(format!("{}.in", log.display()), "c d\n").unwrap();
+    let run = output_of(
+        Command::new("bash")
+            .args(["-c", script, "bash", path_str(&log)])
+            .args(runner.split_whitespace())
+            .arg(env!("CARGO_BIN_EXE_pctenc")),
+    )
+    .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(fs::read_to_string(&log).unwrap(), "line 1\nc%20d\n");
+    assert_eq!(fs::metadata(&log).unwrap().ino(), inode);
+}
+
+/// A descriptor name for a descriptor that is not open, or not open for writing: a clear
+/// error naming OUT as given, and the file behind it (standard input's) is left alone.
+#[test]
+fn descriptor_names_that_cannot_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink("/dev/fd/97", &link).unwrap();
+    for target in ["/dev/fd/97", "/proc/self/fd/97", path_str(&link)] {
+        let msg = io_failure(&["encode", "-o", target], target);
+        assert_eq!(msg, format!("pctenc: {target}: descriptor 97 is not open"));
+    }
+    let log = dir.path().join("log");
+    fs::write(&log, "line 1\n").unwrap();
+    let inode = fs::metadata(&log).unwrap().ino();
+    for target in ["/dev/stdin", "/dev/fd/0"] {
+        let stdin = fs::File::open(&log).unwrap();
+        let run = crate::run::pctenc_with(
+            &["encode", "-o", target, "/dev/null"],
+            Stdio::from(stdin),
+            Stdio::piped(),
+            Stdio::piped(),
+        );
+        assert_eq!(run.status.code(), Some(2), "-o {target}");
+        let stderr = String::from_utf8(run.stderr).unwrap();
+        assert_eq!(stderr, format!("pctenc: {target}: descriptor 0 is not open for writing\n"));
+        assert_eq!(fs::read_to_string(&log).unwrap(), "line 1\n");
+        assert_eq!(fs::metadata(&log).unwrap().ino(), inode);
+    }
+    assert_eq!(names(dir.path()), ["link", "log"]);
+}
+
 #[test]
 fn symbolic_links_are_followed() {
     let dir = tempfile::tempdir().unwrap();
@@ -269,6 +399,50 @@ fn replaced_files_keep_mode_owner_and_group() {
     ok(&["encode", "-o", path_str(&out)], b"new one\n");
     assert_eq!(fs::read(&out).unwrap(), b"new%20one\n");
     assert_eq!(fs::read(&other).unwrap(), b"old\n");
+}
+
+/// A write-protected regular file is replaced, as `sed -i` replaces it (the shell's `>`
+/// refuses it to a user other than root): the new file keeps mode 0444.
+#[test]
+fn write_protected_file_is_replaced_and_stays_protected() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    fs::write(&out, "old\n").unwrap();
+    fs::set_permissions(&out, fs::Permissions::from_mode(0o444)).unwrap();
+    let inode = fs::metadata(&out).unwrap().ino();
+    ok(&["encode", "-o", path_str(&out)], b"a b\n");
+    let meta = fs::metadata(&out).unwrap();
+    assert_eq!(fs::read(&out).unwrap(), b"a%20b\n");
+    assert_eq!(meta.mode() & 0o7777, 0o444, "mode {:o}", meta.mode() & 0o7777);
+    assert_ne!(meta.ino(), inode, "written in place, not replaced");
+    assert_eq!(names(dir.path()), ["out"]);
+}
+
+/// Every path in a message is escaped: the directory that refuses a new file too, given
+/// directly or reached through a dangling symbolic link.
+#[test]
+fn output_errors_escape_every_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = path_str(dir.path());
+    let bad = "no\x1b[2Jdir\nx";
+    let shown = format!("{base}/no\\x1b[2Jdir\\nx");
+    let enoent = os_message(libc::ENOENT);
+    let target = dir.path().join(bad).join("f");
+    let run = crate::run::pctenc(&["encode", "-o", path_str(&target)], b"q\n");
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(run.stderr).unwrap(),
+        format!("pctenc: {shown}/f: cannot create a file in {shown}: {enoent}\n")
+    );
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(format!("{bad}/new"), &link).unwrap();
+    let run = crate::run::pctenc(&["encode", "-o", path_str(&link)], b"q\n");
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(run.stderr).unwrap(),
+        format!("pctenc: {base}/link: cannot create a file in {shown}: {enoent}\n")
+    );
+    assert_eq!(names(dir.path()), ["link"]);
 }
 
 #[test]
@@ -422,32 +596,54 @@ fn closed_output_pipe_ends_by_sigpipe() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "141\n");
 }
 
-/// The progress bar is drawn on a terminal stderr only when the output does not go to that
-/// same terminal. (`script` gives pctenc a pseudo-terminal as stdin, stdout and stderr.)
-#[test]
-fn progress_bar_never_mixes_with_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let big = dir.path().join("big");
-    // 66 MiB of input (past the bar's threshold) that decode to 22 MiB.
-    fs::write(&big, b"%41".repeat(22 << 20)).unwrap();
-    let out = dir.path().join("out");
+/// pctenc decoding `input` (66 MiB, past the bar's threshold) on a pseudo-terminal that
+/// `script` gives it as stdin, stdout and stderr, with `redirect` added to the shell line:
+/// what reached the terminal.
+fn decode_on_a_terminal(input: &Path, redirect: &str) -> String {
     if output_of(Command::new("script").arg("--version")).is_err() {
         panic!("`script` (util-linux) is needed to give pctenc a terminal");
     }
     let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
     let exe = env!("CARGO_BIN_EXE_pctenc");
-    let on_tty = |redirect: &str| -> String {
-        let line = format!("{runner} {exe} decode {} {redirect}", big.display());
-        let run = output_of(Command::new("script").args(["-qefc", &line, "/dev/null"])).unwrap();
-        assert!(run.status.success(), "{line}: {}", String::from_utf8_lossy(&run.stderr));
-        String::from_utf8_lossy(&run.stdout).into_owned()
-    };
+    let line = format!("{runner} {exe} decode {} {redirect}", input.display());
+    let run = output_of(Command::new("script").args(["-qefc", &line, "/dev/null"])).unwrap();
+    assert!(run.status.success(), "{line}: {}", String::from_utf8_lossy(&run.stderr));
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
+/// 66 MiB that decode to 22 MiB of `A`.
+fn large_input(dir: &Path) -> std::path::PathBuf {
+    let big = dir.join("big");
+    fs::write(&big, b"%41".repeat(22 << 20)).unwrap();
+    big
+}
+
+/// The progress bar is drawn on a terminal stderr only when the output does not go to that
+/// same terminal.
+#[test]
+fn progress_bar_never_mixes_with_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = large_input(dir.path());
+    let out = dir.path().join("out");
     // Output to the terminal: no bar.
-    let mixed = on_tty("");
+    let mixed = decode_on_a_terminal(&big, "");
     assert!(mixed.contains(&"A".repeat(1000)), "the output did not reach the terminal");
     assert!(!mixed.contains("MiB"), "a progress bar in the output");
     // Output redirected: the bar shows.
-    let shown = on_tty(&format!("> {}", out.display()));
+    let shown = decode_on_a_terminal(&big, &format!("> {}", out.display()));
     assert!(shown.contains("MiB"), "no progress bar beside redirected output: {shown:?}");
     assert_eq!(fs::metadata(&out).unwrap().len(), 22 << 20);
+}
+
+/// No progress bar when the output is a terminal by any name: `-o /dev/tty` is the same
+/// terminal as stderr, yet another device (5,0) than the pseudo-terminal's own.
+#[test]
+fn no_progress_bar_when_the_output_is_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = large_input(dir.path());
+    for redirect in ["-o /dev/tty", "> /dev/tty"] {
+        let mixed = decode_on_a_terminal(&big, redirect);
+        assert!(mixed.contains(&"A".repeat(1000)), "{redirect}: the output did not reach the terminal");
+        assert!(!mixed.contains("MiB"), "{redirect}: a progress bar in the output");
+    }
 }
