@@ -408,3 +408,53 @@ fn option_values_ignore_case() {
     assert_eq!(fails_all(&["decode", "--reject", "NUL"], b"%00").0, 1);
     assert_eq!(fails_all(&["decode", "--utf8", "STRICT"], b"%FF").0, 1);
 }
+
+/// `--help` and `--version` that cannot be written are an I/O error (status 2, one line
+/// on stderr), as `ls --help >/dev/full` is; a closed pipe ends pctenc by SIGPIPE, as every
+/// other closed output does.
+#[cfg(unix)]
+#[test]
+fn unwritable_help_is_a_write_error() {
+    use std::os::unix::process::ExitStatusExt;
+    for args in [&["--help"][..], &["--version"], &["encode", "--help"], &["check", "-h"], &["help", "sets"]]
+    {
+        let full = File::options().write(true).open("/dev/full").unwrap();
+        let out = pctenc_with(args, Stdio::null(), Stdio::from(full), Stdio::piped());
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("pctenc: write error: No space left on device"), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = pctenc_with(args, Stdio::null(), Stdio::from(writer), Stdio::piped());
+        assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{args:?}: {:?}", out.status);
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+/// Usage errors escape the values of the command line as file names are escaped: no
+/// newline, ESC, C1 control or bidi formatting character of a value reaches the terminal,
+/// and clap's message keeps its own line breaks.
+#[test]
+fn usage_errors_escape_values() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["encode", "--set", "a\nb"], "invalid value 'a\\nb' for '--set <NAME>': unknown set"),
+        (&["decode", "--utf8", "\u{9b}[2J"], "invalid value '\\u{9b}[2J' for '--utf8 <MODE>'"),
+        (&["decode", "--reject", "nul,\x1b[2J"], "invalid value '\\x1b[2J' for '--reject <CLASSES>'"),
+        (&["encode", "--\x1b[2J"], "unexpected argument '--\\x1b[2J' found"),
+        (&["check", "--set", "a\u{202e}b\u{7f}"], "invalid value 'a\\u{202e}b\\x7f' for '--set <NAME>'"),
+        (&["info", "-j", "\r5"], "invalid value '\\r5' for '--threads <N>'"),
+    ];
+    for (args, want) in cases {
+        let (code, msg) = fails_all(args, b"");
+        assert_eq!(code, 2, "{args:?}");
+        let first = msg.lines().next().unwrap();
+        assert!(first.starts_with(&format!("pctenc: {want}")), "{args:?}: {msg:?}");
+        assert!(msg.contains("For more information, try '--help'."), "{args:?}: {msg:?}");
+        assert!(!msg.contains(|c: char| c.is_control() && c != '\n' || c == '\u{202e}'), "{args:?}: {msg:?}");
+    }
+    // The tip for an unknown argument quotes it escaped too.
+    let (_, msg) = fails_all(&["encode", "--\x1b[2J"], b"");
+    assert!(msg.contains("tip: to pass '--\\x1b[2J' as a value, use '-- --\\x1b[2J'"), "{msg:?}");
+}
