@@ -14,7 +14,9 @@ macro_rules! exit_status {
 }
 const EXIT_STATUS: &str = exit_status!();
 const CHECK_EXIT_STATUS: &str = "Exit status: 0 every line is valid; 1 a bad line was found; 2 usage error, or an input\n\
-    could not be read (the other inputs are still checked).";
+    could not be read (the other inputs are still checked). With -q: 1 as soon as a bad line\n\
+    is found, even if an earlier input could not be read (as grep -q); 2 if none was found\n\
+    and an input could not be read.";
 
 /// Percent-encode and decode (URL-encode), exactly as the standards and the popular
 /// implementations do, fast.
@@ -65,7 +67,11 @@ pub fn command() -> clap::Command {
                 a.help("A space must be written as `+` (as forms do), and so a `+` must be escaped")
             })
             .mut_arg("iri", |a| {
-                a.help("Allow valid non-ASCII UTF-8 raw (IRI); bytes that are not valid UTF-8 must still be escaped")
+                a.help(
+                    "Also allow raw the non-ASCII characters `encode --iri` keeps raw (RFC 3987's ucschar, \
+                     less bidi formatting characters); C1 controls, private use, noncharacters and \
+                     bytes that are not valid UTF-8 must still be escaped",
+                )
             })
     })
 }
@@ -216,11 +222,14 @@ pub struct CheckArgs {
     /// Validate on this backend instead of the fastest one the CPU has (see `pctenc info`).
     #[arg(long, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
-    /// Stop after reporting N bad lines (the exit status is still 1).
+    /// Stop reading an input after N bad lines in it, and go on with the next input, as
+    /// grep's -m does (standard input that is a regular file is left just after the Nth bad
+    /// line). The exit status is still 1.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_errors: Option<u64>,
-    /// Report no bad line, only the exit status; stop at the first bad line. (Inputs that
-    /// cannot be read are still reported.)
+    /// Report no bad line, only the exit status, and stop at the first bad line: as grep -q,
+    /// read nothing more, so later inputs are not opened (nor reported if they cannot be).
+    /// An input before it that cannot be read is reported.
     #[arg(short, long)]
     pub quiet: bool,
     /// Input files; `-` or none reads standard input.
