@@ -144,7 +144,8 @@ fn exit_statuses_follow_grep() {
     assert_eq!(fails_all(&["check"], b"a b").0, 1);
 }
 
-/// Every `--help` states the exit statuses.
+/// Every `--help` states the exit statuses, and only those the command can give: `sets`,
+/// `info` and `normalize` find no input invalid, so never exit 1.
 #[test]
 fn help_states_the_exit_statuses() {
     for cmd in [&[][..], &["encode"], &["decode"], &["check"], &["normalize"], &["sets"], &["info"]] {
@@ -152,7 +153,19 @@ fn help_states_the_exit_statuses() {
         let help = String::from_utf8(ok(&args, b"")).unwrap();
         assert!(help.contains("Exit status: 0 "), "{args:?}: {help}");
         assert!(help.contains("2 usage"), "{args:?}: {help}");
+        let gives_1 = help.contains("; 1 ");
+        assert_eq!(
+            gives_1,
+            !matches!(cmd, [c] if ["normalize", "sets", "info"].contains(c)),
+            "{args:?}: {help}"
+        );
+        assert!(
+            help.contains("decode error") == matches!(cmd, [] | ["encode"] | ["decode"]),
+            "{args:?}: {help}"
+        );
     }
+    let check = String::from_utf8(ok(&["check", "--help"], b"")).unwrap();
+    assert!(check.contains("With -q: 1 as soon as a bad line"), "{check}");
 }
 
 /// `check` goes through every input even when one cannot be read, reports each, and exits 2.
@@ -413,8 +426,7 @@ fn each_command_lists_its_own_options() {
         info.contains("backend chosen:      scalar") && info.contains("threads:             3"),
         "{info}"
     );
-    let info = String::from_utf8(ok(&["-j", "5", "info", "-j", "3"], b"")).unwrap();
-    assert!(info.contains("threads:             3"), "the command's own -j wins: {info}");
+    assert_eq!(fails_all(&["-j", "5", "info", "-j", "3"], b"").0, 2);
     assert_eq!(fails_all(&["check", "-j", "2"], b"").0, 2);
 }
 
@@ -509,6 +521,61 @@ fn usage_errors_escape_values() {
     // The tip for an unknown argument quotes it escaped too.
     let (_, msg) = fails_all(&["encode", "--\x1b[2J"], b"");
     assert!(msg.contains("tip: to pass '--\\x1b[2J' as a value, use '-- --\\x1b[2J'"), "{msg:?}");
+}
+
+/// `--backend`, `-j` and `--no-progress` before the command name are usage errors with a
+/// reason when the command does not use them, or when they are given after it too.
+#[test]
+fn leading_options_are_never_ignored() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["-j", "2", "check"], "-j/--threads is given before the command name, but `check` does not use it"),
+        (
+            &["--no-progress", "sets"],
+            "--no-progress is given before the command name, but `sets` does not use it",
+        ),
+        (
+            &["--backend", "scalar", "decode"],
+            "--backend is given before the command name, but `decode` does not use it",
+        ),
+        (&["-j", "2", "normalize"], "`normalize` does not use it"),
+        (&["--no-progress", "info"], "`info` does not use it"),
+        (
+            &["--backend", "scalar", "info", "--backend", "avx2"],
+            "--backend is given both before and after the command name `info`: give it once",
+        ),
+        (
+            &["-j", "2", "encode", "-j", "5"],
+            "-j/--threads is given both before and after the command name `encode`",
+        ),
+    ];
+    for (args, why) in cases {
+        let (code, msg) = fails_all(args, b"");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(msg.starts_with("pctenc: ") && msg.contains(why), "{args:?}: {msg}");
+    }
+    assert_eq!(fails_all(&["--no-progress", "decode", "--no-progress"], b"").0, 2);
+    assert_eq!(ok(&["--backend", "scalar", "check"], b"a%20b\n"), b"");
+}
+
+/// Non-ASCII characters in `--keep` and `--escape` get a message that fits what `--iri` does.
+#[test]
+fn non_ascii_keep_and_escape_say_what_iri_does() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["encode", "--keep", "é"], "--keep takes ASCII characters only (use --iri to keep non-ASCII text)"),
+        (
+            &["encode", "--iri", "--keep", "é"],
+            "--iri already keeps raw the non-ASCII characters an IRI may hold",
+        ),
+        (&["encode", "--escape", "é"], "without --iri every non-ASCII character is escaped already"),
+        (&["check", "--iri", "--escape", "é"], "leave out --iri to escape them all"),
+    ];
+    for (args, why) in cases {
+        let (code, msg) = fails_all(args, b"");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(msg.contains(why), "{args:?}: {msg}");
+        let wrong = if args.contains(&"--iri") { "use --iri" } else { "--iri keeps raw" };
+        assert!(!msg.contains(wrong), "{args:?}: {msg}");
+    }
 }
 
 /// `check` counts offsets in 64 bits: on a 32-bit target, a bad line more than 4 GiB into
