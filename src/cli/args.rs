@@ -272,7 +272,7 @@ pub struct CheckArgs {
     pub backend: Option<Backend>,
     /// Stop reading an input after N bad lines in it, and go on with the next input, as
     /// grep's -m does (standard input that is a regular file is left just after the Nth bad
-    /// line). The exit status is still 1.
+    /// line). Stopping early does not change the exit status.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_errors: Option<u64>,
     /// Report no bad line, only the exit status, and stop at the first bad line: as grep -q,
