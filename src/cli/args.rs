@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use pctenc::{Backend, Decoder, Reject, Set};
 
@@ -13,8 +14,15 @@ macro_rules! exit_status {
     };
 }
 const EXIT_STATUS: &str = exit_status!();
+/// For the commands that read no data they could find invalid.
+const NO_DATA_EXIT_STATUS: &str =
+    "Exit status: 0 success; 2 usage or I/O error (a bad command line, an unwritable output).";
+const NORMALIZE_EXIT_STATUS: &str = "Exit status: 0 success (normalize finds no input invalid); 2 usage or I/O error (a bad\n\
+    command line, a missing file, an unwritable output).";
 const CHECK_EXIT_STATUS: &str = "Exit status: 0 every line is valid; 1 a bad line was found; 2 usage error, or an input\n\
-    could not be read (the other inputs are still checked).";
+    could not be read (the other inputs are still checked). With -q: 1 as soon as a bad line\n\
+    is found, even if an earlier input could not be read (as grep -q); 2 if none was found\n\
+    and an input could not be read.";
 
 /// Percent-encode and decode (URL-encode), exactly as the standards and the popular
 /// implementations do, fast.
@@ -33,7 +41,8 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
     // `--backend`, `-j` and `--no-progress` before the command name, as earlier versions
-    // took them: still accepted, not shown in the help (each command lists those it uses).
+    // took them: still accepted for a command that uses them (see `leading_options`), not
+    // shown in the help (each command lists those it uses).
     #[arg(long, hide = true, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
     #[arg(short = 'j', long, hide = true, value_name = "N", value_parser = threads())]
@@ -51,7 +60,10 @@ fn threads() -> clap::builder::RangedI64ValueParser<u16> {
 pub fn try_parse() -> Result<Cli, clap::Error> {
     let mut command = command();
     let matches = command.try_get_matches_from_mut(std::env::args_os())?;
-    Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))?;
+    let name = matches.subcommand_name().unwrap_or_default();
+    cli.leading_options(name).map_err(|why| command.error(ErrorKind::ArgumentConflict, why))?;
+    Ok(cli)
 }
 
 /// The command line's definition: `check` describes the set options for what it checks.
@@ -65,13 +77,55 @@ pub fn command() -> clap::Command {
                 a.help("A space must be written as `+` (as forms do), and so a `+` must be escaped")
             })
             .mut_arg("iri", |a| {
-                a.help("Allow valid non-ASCII UTF-8 raw (IRI); bytes that are not valid UTF-8 must still be escaped")
+                a.help(
+                    "Also allow raw the non-ASCII characters `encode --iri` keeps raw (RFC 3987's ucschar, \
+                     less bidi formatting characters); C1 controls, private use, noncharacters and \
+                     bytes that are not valid UTF-8 must still be escaped",
+                )
             })
     })
 }
 
 impl Cli {
-    /// The backend asked for, after the command name or before it.
+    /// `--backend`, `-j` and `--no-progress` before the command name are taken only for a
+    /// command that uses them, and only when not given after the command name too: never
+    /// ignored, never overridden in silence.
+    fn leading_options(&self, name: &str) -> Result<(), String> {
+        // For each option, whether the command takes it and, if so, whether it was given
+        // after the command name.
+        let (backend, threads, no_progress) = match &self.command {
+            Command::Encode(a) => {
+                (Some(a.backend.is_some()), Some(a.run.threads.is_some()), Some(a.run.no_progress))
+            }
+            Command::Decode(a) => (None, Some(a.run.threads.is_some()), Some(a.run.no_progress)),
+            Command::Check(a) => (Some(a.backend.is_some()), None, None),
+            Command::Info(a) => (Some(a.backend.is_some()), Some(a.threads.is_some()), None),
+            Command::Normalize(_) | Command::Sets => (None, None, None),
+        };
+        let given = [
+            ("--backend", self.backend.is_some(), backend),
+            ("-j/--threads", self.threads.is_some(), threads),
+            ("--no-progress", self.no_progress, no_progress),
+        ];
+        for (option, before, after) in given {
+            match (before, after) {
+                (true, None) => {
+                    return Err(format!(
+                        "{option} is given before the command name, but `{name}` does not use it"
+                    ));
+                }
+                (true, Some(true)) => {
+                    return Err(format!(
+                        "{option} is given both before and after the command name `{name}`: give it once"
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The backend asked for, after the command name or before it (not both).
     pub fn backend(&self) -> Option<Backend> {
         let own = match &self.command {
             Command::Encode(a) => a.backend,
@@ -82,7 +136,7 @@ impl Cli {
         own.or(self.backend)
     }
 
-    /// The number of threads asked for, after the command name or before it.
+    /// The number of threads asked for, after the command name or before it (not both).
     pub fn threads(&self) -> Option<u16> {
         let own = match &self.command {
             Command::Encode(a) => a.run.threads,
@@ -123,13 +177,13 @@ pub enum Command {
     /// `%` that starts no escape, not raw bytes (so lines stay lines). The escape of a hex digit
     /// right after a `%` that starts no escape (`%%34`) stays escaped too, so that the output
     /// decodes to what the input decodes to.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = NORMALIZE_EXIT_STATUS)]
     Normalize(NormalizeArgs),
     /// List every set with the characters it keeps.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = NO_DATA_EXIT_STATUS)]
     Sets,
     /// Show the CPU features found, the backends available and the one chosen.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = NO_DATA_EXIT_STATUS)]
     Info(InfoArgs),
 }
 
@@ -216,11 +270,14 @@ pub struct CheckArgs {
     /// Validate on this backend instead of the fastest one the CPU has (see `pctenc info`).
     #[arg(long, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
-    /// Stop after reporting N bad lines (the exit status is still 1).
+    /// Stop reading an input after N bad lines in it, and go on with the next input, as
+    /// grep's -m does (standard input that is a regular file is left just after the Nth bad
+    /// line). Stopping early does not change the exit status.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_errors: Option<u64>,
-    /// Report no bad line, only the exit status; stop at the first bad line. (Inputs that
-    /// cannot be read are still reported.)
+    /// Report no bad line, only the exit status, and stop at the first bad line: as grep -q,
+    /// read nothing more, so later inputs are not opened (nor reported if they cannot be).
+    /// An input before it that cannot be read is reported.
     #[arg(short, long)]
     pub quiet: bool,
     /// Input files; `-` or none reads standard input.
@@ -390,10 +447,24 @@ impl SetArgs {
         for (chars, keep) in [(&self.keep, true), (&self.escape, false)] {
             for b in chars.as_deref().unwrap_or("").bytes() {
                 if !b.is_ascii() {
-                    let flag = if keep { "--keep" } else { "--escape" };
-                    return Err(format!(
-                        "{flag} takes ASCII characters only (use --iri to keep non-ASCII text)"
-                    ));
+                    return Err(match (keep, self.iri) {
+                        (true, false) => {
+                            "--keep takes ASCII characters only (use --iri to keep non-ASCII text)"
+                        }
+                        (true, true) => {
+                            "--keep takes ASCII characters only (--iri already keeps raw the non-ASCII \
+                             characters an IRI may hold)"
+                        }
+                        (false, false) => {
+                            "--escape takes ASCII characters only (without --iri every non-ASCII \
+                             character is escaped already)"
+                        }
+                        (false, true) => {
+                            "--escape takes ASCII characters only: --iri keeps raw every non-ASCII \
+                             character an IRI may hold (leave out --iri to escape them all)"
+                        }
+                    }
+                    .into());
                 }
                 set = if keep { set.remove(b) } else { set.add(b) };
             }

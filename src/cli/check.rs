@@ -9,21 +9,28 @@ use super::{Failure, report};
 
 /// What `check` reports, and when it stops.
 pub struct Options {
-    /// Stop after this many bad lines (`--max-errors`; 1 with `--quiet`).
+    /// Stop reading an input after this many bad lines in it (`--max-errors`, as grep's
+    /// `-m`; 1 with `--quiet`).
     pub limit: Option<u64>,
-    /// Report no bad line, only the exit status (`--quiet`).
+    /// Report no bad line, only the exit status, and read nothing more after the first bad
+    /// line (`--quiet`, as `grep -q`).
     pub quiet: bool,
 }
 
 /// Validates every line of every input and reports each invalid line (its first problem) on
-/// stderr, one write per line. An input that cannot be read is reported and the others are
-/// still checked. Fails with [`Failure::Unreadable`] if an input could not be read, else with
-/// [`Failure::Invalid`] if a line was invalid.
+/// stderr, one write per line; with a limit, stops reading an input after that many bad
+/// lines in it. An input that cannot be read is reported and the others are still checked.
+/// Fails with [`Failure::Unreadable`] if an input could not be read, else with
+/// [`Failure::Invalid`] if a line was invalid. With `quiet`, stops at the first bad line,
+/// opens no later input, and fails with [`Failure::Invalid`] (as `grep -q` exits 0 on a match
+/// even after an error): the status does not depend on the order of the inputs.
+///
+/// Standard input that is a regular file, when reading it stops early, is left just after
+/// the bad line that reached the limit, as grep leaves it; otherwise at its end.
 pub fn run(encoder: &Encoder, files: &[PathBuf], options: Options) -> Result<(), Failure> {
-    let mut unreadable = false;
+    let (mut unreadable, mut bad) = (false, 0u64);
     let mut buf = vec![0u8; CHUNK];
-    let mut lines = Lines::new(encoder, options);
-    'inputs: for path in Input::all(files) {
+    for path in Input::all(files) {
         let mut input = match Input::open(&path) {
             Ok(input) => input,
             Err(failure) => {
@@ -32,65 +39,97 @@ pub fn run(encoder: &Encoder, files: &[PathBuf], options: Options) -> Result<(),
                 continue;
             }
         };
-        lines.start(input.name.clone());
-        loop {
-            let n = match input.read(&mut buf) {
-                Ok(n) => n,
-                Err(failure) => {
-                    report(&failure);
-                    unreadable = true;
-                    continue 'inputs;
-                }
-            };
-            if n == 0 {
-                break;
-            }
-            lines.feed(&buf[..n], false);
-            if lines.done() {
-                break 'inputs;
-            }
+        let mut lines = Lines::new(encoder, &options, input.name.clone());
+        let checked = check(&mut input, &mut lines, &mut buf);
+        bad += lines.bad;
+        if let Err(failure) = checked {
+            report(&failure);
+            unreadable = true;
         }
-        lines.feed(&[], true);
-        if lines.done() {
-            break;
+        if options.quiet && bad > 0 {
+            return Err(Failure::Invalid);
         }
     }
     if unreadable {
         Err(Failure::Unreadable)
-    } else if lines.bad > 0 {
+    } else if bad > 0 {
         Err(Failure::Invalid)
     } else {
         Ok(())
     }
 }
 
+/// Checks one input until its end or the limit.
+fn check(input: &mut Input, lines: &mut Lines<'_>, buf: &mut [u8]) -> Result<(), Failure> {
+    loop {
+        let n = input.read(buf)?;
+        match lines.feed(&buf[..n], n == 0) {
+            Fed::More if n == 0 => return Ok(()),
+            Fed::More => {}
+            Fed::Stopped { at, line_ended } => {
+                if input.is_shared_file() {
+                    let end = if line_ended { at } else { line_end(input, buf, at)? };
+                    input.leave_at(end);
+                }
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The input offset just after the line that goes on at offset `at` (where reading stopped):
+/// after its `\n`, or the end of the input.
+fn line_end(input: &mut Input, buf: &mut [u8], mut at: u64) -> Result<u64, Failure> {
+    loop {
+        let n = input.read(buf)?;
+        if n == 0 {
+            return Ok(at);
+        }
+        if let Some(nl) = memchr::memchr(b'\n', &buf[..n]) {
+            return Ok(at + nl as u64 + 1);
+        }
+        at += n as u64;
+    }
+}
+
+/// What feeding a chunk came to.
+enum Fed {
+    /// Go on with the next chunk.
+    More,
+    /// The limit has been reached: stop reading. `at` is the input offset just after the
+    /// line that reached it if `line_ended`; else that line goes on after `at`, the end of
+    /// what was fed.
+    Stopped { at: u64, line_ended: bool },
+}
+
 /// The state of one input: the current line may span chunks, so it is validated piece by
 /// piece, each piece ending on a token boundary; at most three bytes wait for the next chunk.
+/// Offsets are `u64`, as inputs may be larger than the address space.
 struct Lines<'a> {
     encoder: &'a Encoder,
-    options: Options,
-    /// Bad lines found so far, in every input.
+    options: &'a Options,
+    /// Bad lines found so far in this input.
     bad: u64,
     /// The name of the input, for messages.
     name: String,
     /// Bytes of the current line not validated yet.
     pending: Vec<u8>,
     /// Input offset of `pending[0]`.
-    offset: usize,
+    offset: u64,
     /// Offset where the current line starts, and its number (from 1).
-    line_start: usize,
+    line_start: u64,
     line: u64,
     /// The current line already has an error (reported).
     failed: bool,
 }
 
 impl<'a> Lines<'a> {
-    fn new(encoder: &'a Encoder, options: Options) -> Lines<'a> {
+    fn new(encoder: &'a Encoder, options: &'a Options, name: String) -> Lines<'a> {
         Lines {
             encoder,
             options,
             bad: 0,
-            name: String::new(),
+            name,
             pending: Vec::new(),
             offset: 0,
             line_start: 0,
@@ -99,44 +138,46 @@ impl<'a> Lines<'a> {
         }
     }
 
-    /// Starts the next input, named `name`.
-    fn start(&mut self, name: String) {
-        self.name = name;
-        self.pending.clear();
-        (self.offset, self.line_start, self.line, self.failed) = (0, 0, 1, false);
-    }
-
-    /// Whether as many bad lines as asked for have been found: nothing more to do.
+    /// Whether as many bad lines as asked for have been found in this input.
     fn done(&self) -> bool {
         self.options.limit.is_some_and(|limit| self.bad >= limit)
     }
 
-    fn feed(&mut self, chunk: &[u8], last: bool) {
+    /// Validates the next chunk of the input (`last`: the input ends after it).
+    fn feed(&mut self, chunk: &[u8], last: bool) -> Fed {
         let mut data = std::mem::take(&mut self.pending);
         data.extend_from_slice(chunk);
         let base = self.offset;
+        let at = |i: usize| base + i as u64;
         let mut start = 0;
         while let Some(nl) = memchr::memchr(b'\n', &data[start..]) {
             let end = start + nl;
             let content = if end > start && data[end - 1] == b'\r' { end - 1 } else { end };
-            self.piece(&data[start..content], base + start);
-            self.line += 1;
-            self.line_start = base + end + 1;
-            self.failed = false;
+            self.piece(&data[start..content], at(start));
             start = end + 1;
+            if self.done() {
+                return Fed::Stopped { at: at(start), line_ended: true };
+            }
+            self.line += 1;
+            self.line_start = at(start);
+            self.failed = false;
         }
         // The unfinished last line: validate up to a point no escape, UTF-8 sequence or
         // `\r\n` spans, and keep the rest.
         let rest = &data[start..];
         let cut = if last { rest.len() } else { safe_cut(rest, self.encoder.set().is_iri()) };
-        self.piece(&rest[..cut], base + start);
+        self.piece(&rest[..cut], at(start));
+        if self.done() {
+            return Fed::Stopped { at: at(data.len()), line_ended: last };
+        }
         self.pending = rest[cut..].to_vec();
-        self.offset = base + start + cut;
+        self.offset = at(start + cut);
+        Fed::More
     }
 
     /// Validates part of the current line, which starts at input offset `at`.
-    fn piece(&mut self, bytes: &[u8], at: usize) {
-        if self.failed || bytes.is_empty() || self.done() {
+    fn piece(&mut self, bytes: &[u8], at: u64) {
+        if self.failed || bytes.is_empty() {
             return;
         }
         if let Err(e) = self.encoder.validate(bytes) {
@@ -144,8 +185,8 @@ impl<'a> Lines<'a> {
         }
     }
 
-    fn report(&mut self, at: usize, e: ValidationError) {
-        let offset = at + e.offset();
+    fn report(&mut self, at: u64, e: ValidationError) {
+        let offset = at + e.offset() as u64;
         let column = offset - self.line_start + 1;
         self.failed = true;
         self.bad += 1;

@@ -113,6 +113,27 @@ impl Input {
     }
 }
 
+impl Input {
+    /// Whether the input is standard input that is a regular file: its offset is shared with
+    /// whoever gave pctenc the descriptor, so where pctenc leaves it matters.
+    pub fn is_shared_file(&self) -> bool {
+        self.advance && matches!(self.source, Source::File { .. })
+    }
+
+    /// Leaves standard input that is a regular file at `at` bytes into the input (from where
+    /// its offset was when pctenc started), instead of at its end: for a command that stops
+    /// reading early, as `grep -m` leaves it just after the last line it read.
+    pub fn leave_at(&mut self, at: u64) {
+        if self.advance
+            && let Source::File { file, start, .. } = &mut self.source
+        {
+            use std::io::Seek;
+            let _ = file.seek(io::SeekFrom::Start(*start + at));
+            self.mapped.set(false);
+        }
+    }
+}
+
 impl Drop for Input {
     fn drop(&mut self) {
         // Reads move the offset themselves; a mapping does not.

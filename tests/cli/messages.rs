@@ -144,7 +144,8 @@ fn exit_statuses_follow_grep() {
     assert_eq!(fails_all(&["check"], b"a b").0, 1);
 }
 
-/// Every `--help` states the exit statuses.
+/// Every `--help` states the exit statuses, and only those the command can give: `sets`,
+/// `info` and `normalize` find no input invalid, so never exit 1.
 #[test]
 fn help_states_the_exit_statuses() {
     for cmd in [&[][..], &["encode"], &["decode"], &["check"], &["normalize"], &["sets"], &["info"]] {
@@ -152,7 +153,19 @@ fn help_states_the_exit_statuses() {
         let help = String::from_utf8(ok(&args, b"")).unwrap();
         assert!(help.contains("Exit status: 0 "), "{args:?}: {help}");
         assert!(help.contains("2 usage"), "{args:?}: {help}");
+        let gives_1 = help.contains("; 1 ");
+        assert_eq!(
+            gives_1,
+            !matches!(cmd, [c] if ["normalize", "sets", "info"].contains(c)),
+            "{args:?}: {help}"
+        );
+        assert!(
+            help.contains("decode error") == matches!(cmd, [] | ["encode"] | ["decode"]),
+            "{args:?}: {help}"
+        );
     }
+    let check = String::from_utf8(ok(&["check", "--help"], b"")).unwrap();
+    assert!(check.contains("With -q: 1 as soon as a bad line"), "{check}");
 }
 
 /// `check` goes through every input even when one cannot be read, reports each, and exits 2.
@@ -222,7 +235,10 @@ fn check_writes_each_line_at_once() {
     assert_eq!(lines, 2000);
 }
 
-/// `check --max-errors N` stops after N bad lines; `-q` reports none; both exit 1.
+/// `check --max-errors N` stops reading an input after N bad lines in it and goes on with
+/// the next, as grep's `-m` does; `-q` reports none and stops at the first bad line, opening
+/// no later input, as `grep -q` does: exit 1 once a bad line is found, whatever the order of
+/// the inputs.
 #[test]
 fn check_max_errors_and_quiet() {
     let input = b"a b\nok\nc d\ne f\ng h\n";
@@ -233,12 +249,23 @@ fn check_max_errors_and_quiet() {
     assert!(lines[0].starts_with("pctenc: <stdin>:1:2: ") && lines[1].starts_with("pctenc: <stdin>:3:2: "));
     assert_eq!(fails_all(&["check", "--max-errors", "9"], input).1.lines().count(), 4);
 
-    // The limit counts across inputs, and nothing is read after it is reached.
-    let (_dir, bad) = file_with("bad", input);
-    let bad = bad.to_str().unwrap();
-    let (code, msg) = fails_all(&["check", "--max-errors", "5", bad, bad, "/nonexistent"], b"");
-    assert_eq!((code, msg.lines().count()), (1, 5), "{msg}");
-    assert!(msg.lines().last().unwrap().starts_with(&format!("pctenc: {bad}:1:2: ")), "{msg}");
+    // The limit counts in each input, and every input is read.
+    let dir = tempfile::tempdir().unwrap();
+    let (bad, good) = (dir.path().join("bad"), dir.path().join("good"));
+    std::fs::write(&bad, input).unwrap();
+    std::fs::write(&good, b"a%20b\n").unwrap();
+    let (bad, good) = (bad.to_str().unwrap(), good.to_str().unwrap());
+    let (code, msg) = fails_all(&["check", "--max-errors", "2", bad, bad], b"");
+    let lines: Vec<&str> = msg.lines().collect();
+    assert_eq!((code, lines.len()), (1, 4), "{msg}");
+    for (line, at) in lines.iter().zip([1, 3, 1, 3]) {
+        assert!(line.starts_with(&format!("pctenc: {bad}:{at}:2: ")), "{msg}");
+    }
+    let (code, msg) = fails_all(&["check", "--max-errors", "1", bad, "/nonexistent", bad], b"");
+    let lines: Vec<&str> = msg.lines().collect();
+    assert_eq!((code, lines.len()), (2, 3), "{msg}");
+    assert!(lines[1].starts_with("pctenc: /nonexistent: No such file"), "{msg}");
+    assert!(lines[2].starts_with(&format!("pctenc: {bad}:1:2: ")), "{msg}");
 
     for quiet in ["-q", "--quiet"] {
         let out = pctenc(&["check", quiet], input);
@@ -246,16 +273,49 @@ fn check_max_errors_and_quiet() {
         assert!(out.stderr.is_empty(), "{:?}", String::from_utf8_lossy(&out.stderr));
         assert_eq!(ok(&["check", quiet], b"a%20b\n"), b"");
     }
-    // -q stops at the first bad line; an input it never reached is not reported.
-    let out = pctenc(&["check", "-q", bad, "/nonexistent"], b"");
+    // -q stops at the first bad line: an input after it is not opened, so not reported.
+    let out = pctenc(&["check", "-q", good, bad, "/nonexistent"], b"");
     assert_eq!(out.status.code(), Some(1));
-    assert!(out.stderr.is_empty());
-    // One it could not read before is, and the status says so.
+    assert!(out.stderr.is_empty(), "{:?}", String::from_utf8_lossy(&out.stderr));
+    // One before it that cannot be read is reported; the status is still 1: a bad line was
+    // found, in whichever order the inputs come.
     let (code, msg) = fails_all(&["check", "-q", "/nonexistent", bad], b"");
+    assert_eq!((code, msg.lines().count()), (1, 1), "{msg}");
+    assert!(msg.starts_with("pctenc: /nonexistent: No such file"), "{msg}");
+    // No bad line, and an input that cannot be read: 2.
+    let (code, msg) = fails_all(&["check", "-q", good, "/nonexistent", good], b"");
     assert_eq!((code, msg.lines().count()), (2, 1), "{msg}");
 
     assert_eq!(fails_all(&["check", "--max-errors", "0"], b"").0, 2);
     assert_eq!(fails_all(&["check", "--max-errors", "x"], b"").0, 2);
+}
+
+/// When `check` stops reading a standard input that is a regular file early (`-q`,
+/// `--max-errors`), it leaves the offset just after the bad line that reached the limit, as
+/// grep leaves it with `-m`: `{ pctenc check --max-errors 1; cat; } < file` shows the rest.
+/// Reading to its end, it leaves the offset at the end.
+#[test]
+fn check_stopping_early_leaves_stdin_after_the_last_line() {
+    let long = [b"a b".as_slice(), &b"x".repeat(600 * 1024), b"\nnext\n"].concat();
+    let cases: [(&[u8], u64, &[&str], u64); 8] = [
+        (b"ok\na b\nc d\n", 0, &["--max-errors", "1"], 7),
+        (b"ok\na b\nc d\n", 0, &["-q"], 7),
+        (b"ok\na b\r\nc d\n", 0, &["--max-errors", "1"], 8),
+        (b"ok\na b\nc d\nlast\n", 0, &["--max-errors", "2"], 11),
+        (b"ok\na b\nc d\nlast\n", 3, &["--max-errors", "1"], 7),
+        (b"ok\na b", 0, &["--max-errors", "1"], 6),
+        (&long, 0, &["--max-errors", "1"], long.len() as u64 - 5),
+        (b"ok\na b\nc d\nlast\n", 0, &["--max-errors", "3"], 16),
+    ];
+    for (contents, start, options, want) in cases {
+        let (_dir, path) = file_with("in", contents);
+        let mut file = File::open(&path).unwrap();
+        file.seek(SeekFrom::Start(start)).unwrap();
+        let args: Vec<&str> = ["check"].iter().chain(options).copied().collect();
+        let out = pctenc_with(&args, Stdio::from(file.try_clone().unwrap()), Stdio::null(), Stdio::null());
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(file.stream_position().unwrap(), want, "{args:?} from offset {start}");
+    }
 }
 
 /// File names are escaped in every message: no control character, escape sequence or
@@ -350,6 +410,11 @@ fn each_command_lists_its_own_options() {
         assert!(!check.contains(wrong), "check --help says {wrong:?}:\n{check}");
     }
     assert!(check.contains("A space must be written as `+`"), "{check}");
+    // --iri allows what `encode --iri` keeps raw, not any valid UTF-8.
+    assert!(!check.contains("valid non-ASCII UTF-8 raw"), "{check}");
+    let iri = check.lines().find(|l| l.trim_start().starts_with("--iri ")).expect("--iri in check --help");
+    assert!(iri.contains("`encode --iri` keeps raw (RFC 3987's ucschar, less bidi formatting"), "{iri}");
+    assert!(iri.contains("C1 controls, private use, noncharacters"), "{iri}");
     let top = String::from_utf8(ok(&["--help"], b"")).unwrap();
     assert_eq!(options_of(&top), ["help", "version"], "{top}");
 
@@ -361,8 +426,7 @@ fn each_command_lists_its_own_options() {
         info.contains("backend chosen:      scalar") && info.contains("threads:             3"),
         "{info}"
     );
-    let info = String::from_utf8(ok(&["-j", "5", "info", "-j", "3"], b"")).unwrap();
-    assert!(info.contains("threads:             3"), "the command's own -j wins: {info}");
+    assert_eq!(fails_all(&["-j", "5", "info", "-j", "3"], b"").0, 2);
     assert_eq!(fails_all(&["check", "-j", "2"], b"").0, 2);
 }
 
@@ -407,4 +471,138 @@ fn option_values_ignore_case() {
     }
     assert_eq!(fails_all(&["decode", "--reject", "NUL"], b"%00").0, 1);
     assert_eq!(fails_all(&["decode", "--utf8", "STRICT"], b"%FF").0, 1);
+}
+
+/// `--help` and `--version` that cannot be written are an I/O error (status 2, one line
+/// on stderr), as `ls --help >/dev/full` is; a closed pipe ends pctenc by SIGPIPE, as every
+/// other closed output does.
+#[cfg(unix)]
+#[test]
+fn unwritable_help_is_a_write_error() {
+    use std::os::unix::process::ExitStatusExt;
+    for args in [&["--help"][..], &["--version"], &["encode", "--help"], &["check", "-h"], &["help", "sets"]]
+    {
+        let full = File::options().write(true).open("/dev/full").unwrap();
+        let out = pctenc_with(args, Stdio::null(), Stdio::from(full), Stdio::piped());
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("pctenc: write error: No space left on device"), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = pctenc_with(args, Stdio::null(), Stdio::from(writer), Stdio::piped());
+        assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{args:?}: {:?}", out.status);
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+/// Usage errors escape the values of the command line as file names are escaped: no
+/// newline, ESC, C1 control or bidi formatting character of a value reaches the terminal,
+/// and clap's message keeps its own line breaks.
+#[test]
+fn usage_errors_escape_values() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["encode", "--set", "a\nb"], "invalid value 'a\\nb' for '--set <NAME>': unknown set"),
+        (&["decode", "--utf8", "\u{9b}[2J"], "invalid value '\\u{9b}[2J' for '--utf8 <MODE>'"),
+        (&["decode", "--reject", "nul,\x1b[2J"], "invalid value '\\x1b[2J' for '--reject <CLASSES>'"),
+        (&["encode", "--\x1b[2J"], "unexpected argument '--\\x1b[2J' found"),
+        (&["check", "--set", "a\u{202e}b\u{7f}"], "invalid value 'a\\u{202e}b\\x7f' for '--set <NAME>'"),
+        (&["info", "-j", "\r5"], "invalid value '\\r5' for '--threads <N>'"),
+    ];
+    for (args, want) in cases {
+        let (code, msg) = fails_all(args, b"");
+        assert_eq!(code, 2, "{args:?}");
+        let first = msg.lines().next().unwrap();
+        assert!(first.starts_with(&format!("pctenc: {want}")), "{args:?}: {msg:?}");
+        assert!(msg.contains("For more information, try '--help'."), "{args:?}: {msg:?}");
+        assert!(!msg.contains(|c: char| c.is_control() && c != '\n' || c == '\u{202e}'), "{args:?}: {msg:?}");
+    }
+    // The tip for an unknown argument quotes it escaped too.
+    let (_, msg) = fails_all(&["encode", "--\x1b[2J"], b"");
+    assert!(msg.contains("tip: to pass '--\\x1b[2J' as a value, use '-- --\\x1b[2J'"), "{msg:?}");
+}
+
+/// `--backend`, `-j` and `--no-progress` before the command name are usage errors with a
+/// reason when the command does not use them, or when they are given after it too.
+#[test]
+fn leading_options_are_never_ignored() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["-j", "2", "check"], "-j/--threads is given before the command name, but `check` does not use it"),
+        (
+            &["--no-progress", "sets"],
+            "--no-progress is given before the command name, but `sets` does not use it",
+        ),
+        (
+            &["--backend", "scalar", "decode"],
+            "--backend is given before the command name, but `decode` does not use it",
+        ),
+        (&["-j", "2", "normalize"], "`normalize` does not use it"),
+        (&["--no-progress", "info"], "`info` does not use it"),
+        (
+            &["--backend", "scalar", "info", "--backend", "avx2"],
+            "--backend is given both before and after the command name `info`: give it once",
+        ),
+        (
+            &["-j", "2", "encode", "-j", "5"],
+            "-j/--threads is given both before and after the command name `encode`",
+        ),
+    ];
+    for (args, why) in cases {
+        let (code, msg) = fails_all(args, b"");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(msg.starts_with("pctenc: ") && msg.contains(why), "{args:?}: {msg}");
+    }
+    assert_eq!(fails_all(&["--no-progress", "decode", "--no-progress"], b"").0, 2);
+    assert_eq!(ok(&["--backend", "scalar", "check"], b"a%20b\n"), b"");
+}
+
+/// Non-ASCII characters in `--keep` and `--escape` get a message that fits what `--iri` does.
+#[test]
+fn non_ascii_keep_and_escape_say_what_iri_does() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["encode", "--keep", "é"], "--keep takes ASCII characters only (use --iri to keep non-ASCII text)"),
+        (
+            &["encode", "--iri", "--keep", "é"],
+            "--iri already keeps raw the non-ASCII characters an IRI may hold",
+        ),
+        (&["encode", "--escape", "é"], "without --iri every non-ASCII character is escaped already"),
+        (&["check", "--iri", "--escape", "é"], "leave out --iri to escape them all"),
+    ];
+    for (args, why) in cases {
+        let (code, msg) = fails_all(args, b"");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(msg.contains(why), "{args:?}: {msg}");
+        let wrong = if args.contains(&"--iri") { "use --iri" } else { "--iri keeps raw" };
+        assert!(!msg.contains(wrong), "{args:?}: {msg}");
+    }
+}
+
+/// `check` counts offsets in 64 bits: on a 32-bit target, a bad line more than 4 GiB into
+/// one input is placed right (no overflow, no panic). The file is a hole of 4 GiB and a page
+/// (NUL bytes, which take no disk space), so its first line is bad from its first byte.
+#[cfg(all(target_pointer_width = "32", target_os = "linux"))]
+#[test]
+fn check_places_errors_gigabytes_into_a_file_on_32_bit() {
+    use std::io::Write;
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("holes");
+    let zeros: u64 = (1 << 32) + 4096;
+    let mut file = File::create(&path).unwrap();
+    file.seek(SeekFrom::Start(zeros)).unwrap();
+    file.write_all(b"\na b\n").unwrap();
+    drop(file);
+    let name = path.to_str().unwrap();
+    let out = pctenc_with(&["check", name], Stdio::null(), Stdio::null(), Stdio::piped());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        format!(
+            "pctenc: {name}:1:1: offset 0: byte 0x00 must be percent-encoded\n\
+             pctenc: {name}:2:2: offset {}: byte 0x20 (' ') must be percent-encoded\n",
+            zeros + 2
+        )
+    );
+    assert_eq!(out.status.code(), Some(1));
 }
