@@ -26,6 +26,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+/** `"MAJOR.MINOR.PATCH"` of the library this header belongs to: what `pctenc_version()` returns when the header and the library match. */
+#define PCTENC_VERSION_STRING "0.1.0"
+
 
 /**
  * Encoder flag: write a space as `+` (HTML forms). The `"form"` and `"python-quote-plus"`
@@ -98,6 +101,22 @@
  * proxy or a file server checks in a decoded path.
  */
 #define PCTENC_DECODE_REJECT_SLASHES (1 << 8)
+
+/**
+ * The major version of the library this header belongs to (`pctenc_version()` gives that
+ * of the library linked at run time).
+ */
+#define PCTENC_VERSION_MAJOR 0
+
+/**
+ * The minor version of the library this header belongs to.
+ */
+#define PCTENC_VERSION_MINOR 1
+
+/**
+ * The patch version of the library this header belongs to.
+ */
+#define PCTENC_VERSION_PATCH 0
 
 /**
  * The size of a byte set given to `pctenc_encoder_new_custom` and `pctenc_decoder_new`:

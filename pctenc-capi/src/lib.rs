@@ -147,6 +147,34 @@ pub const PCTENC_DECODE_REJECT_CONTROLS: u32 = 1 << 7;
 pub const PCTENC_DECODE_REJECT_SLASHES: u32 = 1 << 8;
 const DECODE_FLAGS: u32 = (1 << 9) - 1;
 
+/// The major version of the library this header belongs to (`pctenc_version()` gives that
+/// of the library linked at run time).
+pub const PCTENC_VERSION_MAJOR: u32 = 0;
+/// The minor version of the library this header belongs to.
+pub const PCTENC_VERSION_MINOR: u32 = 1;
+/// The patch version of the library this header belongs to.
+pub const PCTENC_VERSION_PATCH: u32 = 0;
+/// The decimal number at the start of `s[from..]` and the index after it (compile time).
+const fn version_part(s: &[u8], from: usize) -> (u32, usize) {
+    let (mut n, mut i) = (0u32, from);
+    while i < s.len() && s[i].is_ascii_digit() {
+        n = n * 10 + (s[i] - b'0') as u32;
+        i += 1;
+    }
+    (n, i + 1)
+}
+
+// The header's version macros are the package's version: the build fails when they drift.
+// (PCTENC_VERSION_STRING, which cbindgen cannot generate, is in cbindgen.toml; the unit test
+// `version_string_is_the_package_version` and tests/capi.c check it.)
+const _: () = {
+    let v = env!("CARGO_PKG_VERSION").as_bytes();
+    let (major, i) = version_part(v, 0);
+    let (minor, i) = version_part(v, i);
+    let (patch, _) = version_part(v, i);
+    assert!(major == PCTENC_VERSION_MAJOR && minor == PCTENC_VERSION_MINOR && patch == PCTENC_VERSION_PATCH);
+};
+
 /// The size of a byte set given to `pctenc_encoder_new_custom` and `pctenc_decoder_new`:
 /// 256 bits, bit `b % 8` of byte `b / 8` standing for byte value `b`.
 pub const PCTENC_SET_BYTES: usize = 32;
@@ -1073,6 +1101,14 @@ mod tests {
             (err.status, err.kind, err.offset, err.byte),
             (status, pctenc_error_kind::PCTENC_KIND_INTERNAL, 0, 0)
         );
+    }
+
+    /// The header's PCTENC_VERSION_STRING, written in cbindgen.toml, is the package's version.
+    #[test]
+    fn version_string_is_the_package_version() {
+        let line = format!("#define PCTENC_VERSION_STRING \"{}\"", env!("CARGO_PKG_VERSION"));
+        assert!(include_str!("../cbindgen.toml").contains(&line), "cbindgen.toml lacks {line}");
+        assert!(include_str!("../include/pctenc.h").contains(&line), "pctenc.h lacks {line}");
     }
 
     #[test]

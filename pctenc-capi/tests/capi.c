@@ -112,6 +112,11 @@ static int decode_fails(const pctenc_decoder *dec, const char *in, pctenc_error_
 static void test_info(void) {
     const char *v = pctenc_version();
     CHECK(v != NULL && strcmp(v, "0.1.0") == 0);
+    /* The header's version macros are the library's version. */
+    CHECK(strcmp(v, PCTENC_VERSION_STRING) == 0);
+    char numbers[64];
+    snprintf(numbers, sizeof numbers, "%d.%d.%d", PCTENC_VERSION_MAJOR, PCTENC_VERSION_MINOR, PCTENC_VERSION_PATCH);
+    CHECK(strcmp(v, numbers) == 0);
     const char *b = pctenc_backend_name();
     CHECK(b != NULL);
     CHECK(strcmp(b, "scalar") == 0 || strcmp(b, "sse2") == 0 || strcmp(b, "ssse3") == 0 || strcmp(b, "avx2") == 0 ||
