@@ -57,6 +57,13 @@ step "C tests against the static library"
 $cc "${cflags[@]}" "$capi/tests/capi.c" "$lib/libpctenc.a" "${static_libs[@]}" -o "$work/capi-static"
 "$work/capi-static"
 
+step "out of memory in pctenc_form_parse: a status, not an abort (static and shared, plain)"
+# Plain only: ASan and Valgrind reserve memory of their own that an address-space limit breaks.
+$cc "${cflags[@]}" "$capi/tests/oom.c" "$lib/libpctenc.a" "${static_libs[@]}" -o "$work/oom-static"
+"$work/oom-static"
+$cc "${cflags[@]}" "$capi/tests/oom.c" -L"$lib" -lpctenc -Wl,-rpath,"$lib" -o "$work/oom-shared"
+"$work/oom-shared"
+
 step "C tests against the shared library"
 $cc "${cflags[@]}" "$capi/tests/capi.c" -L"$lib" -lpctenc -Wl,-rpath,"$lib" -o "$work/capi-shared"
 ldd "$work/capi-shared" | grep -q "libpctenc.so.0 => $lib/libpctenc.so.0"

@@ -16,7 +16,7 @@
  *  - No Rust panic crosses into C: each function catches one and returns
  *    PCTENC_INTERNAL_ERROR (none is known to be reachable).
  *  - Nothing allocates except pctenc_*_new (the handle) and pctenc_form_parse (a piece
- *    that changes when decoded).
+ *    that changes when decoded; PCTENC_OUT_OF_MEMORY when it cannot).
  */
 
 #ifndef PCTENC_H
@@ -152,6 +152,16 @@ typedef enum pctenc_status {
    * A bug in pctenc was caught before it crossed into C. Nothing is known about the output.
    */
   PCTENC_INTERNAL_ERROR = 4,
+  /**
+   * Memory could not be allocated (`pctenc_form_parse`: for a piece that changes when
+   * decoded). Nothing was allocated that is still held.
+   */
+  PCTENC_OUT_OF_MEMORY = 5,
+  /**
+   * `pctenc_form_parse`: the callback returned non-zero and the parse stopped there;
+   * `pctenc_error.offset` is where the unparsed rest of the input starts.
+   */
+  PCTENC_STOPPED = 6,
 } pctenc_status;
 
 /**
@@ -215,6 +225,14 @@ typedef enum pctenc_error_kind {
    * A `%u` not followed by four hex digits (`PCTENC_DECODE_LEGACY_U`, strict): `"%u00zz"`.
    */
   PCTENC_KIND_INVALID_U_ESCAPE = 12,
+  /**
+   * Memory could not be allocated (status `PCTENC_OUT_OF_MEMORY`).
+   */
+  PCTENC_KIND_OUT_OF_MEMORY = 13,
+  /**
+   * The callback asked to stop (status `PCTENC_STOPPED`).
+   */
+  PCTENC_KIND_STOPPED = 14,
 } pctenc_error_kind;
 
 /**
@@ -262,10 +280,16 @@ typedef struct pctenc_error {
 
 /**
  * The callback of `pctenc_form_parse`: called once per `(name, value)` pair, in order,
- * with the decoded name and value (pointer and length, not NUL-terminated; the pointer may
- * be NULL when the length is 0). They are valid only during the call: copy what you keep.
+ * with the decoded name and value as pointer and length (not NUL-terminated).
+ *
+ * The pointers are never NULL, but when a length is 0 the pointer is not to be dereferenced
+ * (it may point just past the input, or be a placeholder address). A name or value that
+ * decoding leaves unchanged points into the caller's `src`; one that changes points into
+ * memory of pctenc's, valid only until the callback returns. Copy what you keep.
+ *
  * `user` is the pointer given to `pctenc_form_parse`. Return 0 to go on, anything else to
- * stop. The callback must not unwind (C++ exceptions, `longjmp`) out of itself.
+ * stop: `pctenc_form_parse` then returns `PCTENC_STOPPED`. The callback must not unwind
+ * (C++ exceptions, `longjmp`) out of itself.
  */
 typedef int (*pctenc_form_callback)(void *user,
                                     const uint8_t *name,
@@ -606,11 +630,21 @@ enum pctenc_status pctenc_normalize_in_place(uint8_t *buf,
  * decodes each name and value leniently with `+` as space, invalid UTF-8 replaced by U+FFFD.
  * Calls `callback` for each pair, in order, until it returns non-zero. Never fails on input.
  *
+ * Memory: a name or value that needs no decoding (no `%`, no `+`, valid UTF-8) is passed
+ * as a pointer into `src`. One that changes is decoded into a buffer of pctenc's, sized
+ * exactly (the decoded name and value of one pair, which can be up to 3 times the encoded
+ * size when invalid UTF-8 is replaced) and reused from pair to pair; it is freed before
+ * the call returns. When that memory cannot be had, the call returns
+ * `PCTENC_OUT_OF_MEMORY` instead of aborting, with `err->offset` the offset in `src` of the
+ * pair that could not be decoded; the pairs before it have been passed to the callback.
+ *
  * Writes: nothing but `*err` (when not NULL); what the callback does is its own.
- * Returns `PCTENC_OK` (all pairs passed, or the callback stopped the parse) or
+ * Returns `PCTENC_OK` (every pair passed to the callback); `PCTENC_STOPPED` (the callback
+ * returned non-zero, even on the last pair; `err->offset` is the offset in `src` of the
+ * rest not parsed, `len` when nothing is left); `PCTENC_OUT_OF_MEMORY`;
  * `PCTENC_BAD_ARGUMENT` (NULL `callback`, NULL `src` with `len > 0`).
- * Ownership: the pieces passed to the callback belong to pctenc and live until it
- * returns. Thread-safe: calls in several threads at once are independent.
+ * Ownership: see the callback's type. Thread-safe: calls in several threads at once are
+ * independent.
  *
  * # Safety
  *

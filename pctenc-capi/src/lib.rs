@@ -39,6 +39,12 @@ pub enum pctenc_status {
     PCTENC_BAD_ARGUMENT = 3,
     /// A bug in pctenc was caught before it crossed into C. Nothing is known about the output.
     PCTENC_INTERNAL_ERROR = 4,
+    /// Memory could not be allocated (`pctenc_form_parse`: for a piece that changes when
+    /// decoded). Nothing was allocated that is still held.
+    PCTENC_OUT_OF_MEMORY = 5,
+    /// `pctenc_form_parse`: the callback returned non-zero and the parse stopped there;
+    /// `pctenc_error.offset` is where the unparsed rest of the input starts.
+    PCTENC_STOPPED = 6,
 }
 
 /// Why a function failed: the detail behind a `pctenc_status`.
@@ -76,6 +82,10 @@ pub enum pctenc_error_kind {
     PCTENC_KIND_TRUNCATED_U_ESCAPE = 11,
     /// A `%u` not followed by four hex digits (`PCTENC_DECODE_LEGACY_U`, strict): `"%u00zz"`.
     PCTENC_KIND_INVALID_U_ESCAPE = 12,
+    /// Memory could not be allocated (status `PCTENC_OUT_OF_MEMORY`).
+    PCTENC_KIND_OUT_OF_MEMORY = 13,
+    /// The callback asked to stop (status `PCTENC_STOPPED`).
+    PCTENC_KIND_STOPPED = 14,
 }
 
 /// Where and why a call failed. Pass NULL wherever a `pctenc_error *` is taken if the detail
@@ -205,6 +215,24 @@ impl Failure {
             status: pctenc_status::PCTENC_INTERNAL_ERROR,
             kind: pctenc_error_kind::PCTENC_KIND_INTERNAL,
             offset: 0,
+            byte: 0,
+        }
+    }
+
+    const fn out_of_memory(offset: usize) -> Failure {
+        Failure {
+            status: pctenc_status::PCTENC_OUT_OF_MEMORY,
+            kind: pctenc_error_kind::PCTENC_KIND_OUT_OF_MEMORY,
+            offset,
+            byte: 0,
+        }
+    }
+
+    const fn stopped(offset: usize) -> Failure {
+        Failure {
+            status: pctenc_status::PCTENC_STOPPED,
+            kind: pctenc_error_kind::PCTENC_KIND_STOPPED,
+            offset,
             byte: 0,
         }
     }
@@ -460,6 +488,8 @@ pub extern "C" fn pctenc_status_str(status: c_int) -> *const c_char {
         2 => c"output buffer too small",
         3 => c"bad argument",
         4 => c"internal error",
+        5 => c"out of memory",
+        6 => c"stopped by the callback",
         _ => c"unknown status",
     };
     text.as_ptr()
@@ -484,6 +514,8 @@ pub extern "C" fn pctenc_error_kind_str(kind: c_int) -> *const c_char {
         10 => c"invalid input",
         11 => c"truncated `%u` escape: `%u` needs four hex digits",
         12 => c"invalid `%u` escape: `%u` not followed by four hex digits",
+        13 => c"out of memory",
+        14 => c"stopped by the callback",
         _ => c"unknown error kind",
     };
     text.as_ptr()
@@ -1011,10 +1043,16 @@ pub unsafe extern "C" fn pctenc_normalize_in_place(
 }
 
 /// The callback of `pctenc_form_parse`: called once per `(name, value)` pair, in order,
-/// with the decoded name and value (pointer and length, not NUL-terminated; the pointer may
-/// be NULL when the length is 0). They are valid only during the call: copy what you keep.
+/// with the decoded name and value as pointer and length (not NUL-terminated).
+///
+/// The pointers are never NULL, but when a length is 0 the pointer is not to be dereferenced
+/// (it may point just past the input, or be a placeholder address). A name or value that
+/// decoding leaves unchanged points into the caller's `src`; one that changes points into
+/// memory of pctenc's, valid only until the callback returns. Copy what you keep.
+///
 /// `user` is the pointer given to `pctenc_form_parse`. Return 0 to go on, anything else to
-/// stop. The callback must not unwind (C++ exceptions, `longjmp`) out of itself.
+/// stop: `pctenc_form_parse` then returns `PCTENC_STOPPED`. The callback must not unwind
+/// (C++ exceptions, `longjmp`) out of itself.
 pub type pctenc_form_callback = Option<
     unsafe extern "C" fn(
         user: *mut c_void,
@@ -1030,11 +1068,21 @@ pub type pctenc_form_callback = Option<
 /// decodes each name and value leniently with `+` as space, invalid UTF-8 replaced by U+FFFD.
 /// Calls `callback` for each pair, in order, until it returns non-zero. Never fails on input.
 ///
+/// Memory: a name or value that needs no decoding (no `%`, no `+`, valid UTF-8) is passed
+/// as a pointer into `src`. One that changes is decoded into a buffer of pctenc's, sized
+/// exactly (the decoded name and value of one pair, which can be up to 3 times the encoded
+/// size when invalid UTF-8 is replaced) and reused from pair to pair; it is freed before
+/// the call returns. When that memory cannot be had, the call returns
+/// `PCTENC_OUT_OF_MEMORY` instead of aborting, with `err->offset` the offset in `src` of the
+/// pair that could not be decoded; the pairs before it have been passed to the callback.
+///
 /// Writes: nothing but `*err` (when not NULL); what the callback does is its own.
-/// Returns `PCTENC_OK` (all pairs passed, or the callback stopped the parse) or
+/// Returns `PCTENC_OK` (every pair passed to the callback); `PCTENC_STOPPED` (the callback
+/// returned non-zero, even on the last pair; `err->offset` is the offset in `src` of the
+/// rest not parsed, `len` when nothing is left); `PCTENC_OUT_OF_MEMORY`;
 /// `PCTENC_BAD_ARGUMENT` (NULL `callback`, NULL `src` with `len > 0`).
-/// Ownership: the pieces passed to the callback belong to pctenc and live until it
-/// returns. Thread-safe: calls in several threads at once are independent.
+/// Ownership: see the callback's type. Thread-safe: calls in several threads at once are
+/// independent.
 ///
 /// # Safety
 ///
@@ -1053,18 +1101,73 @@ pub unsafe extern "C" fn pctenc_form_parse(
         let callback = callback.ok_or(Failure::bad_argument())?;
         // SAFETY: the caller's contract on `src` and `len`.
         let src = unsafe { input(src, len)? };
-        for (name, value) in pctenc_core::form::parse(src) {
+        let mut scratch = Vec::new();
+        form_pairs(src, &mut scratch, |name, value| {
             // SAFETY: the caller's contract: `callback` may be called with `user`; the
             // pieces are valid for the call.
-            let stop = unsafe { callback(user, name.as_ptr(), name.len(), value.as_ptr(), value.len()) };
-            if stop != 0 {
-                break;
-            }
-        }
-        Ok(())
+            unsafe { callback(user, name.as_ptr(), name.len(), value.as_ptr(), value.len()) }
+        })
     });
     // SAFETY: the caller's contract on `err`.
     unsafe { run(err, body) }
+}
+
+/// The pairs of a form body, as `pctenc_core::form::parse` gives them, passed to `f` until
+/// it returns non-zero. Pieces that decoding changes are decoded into `scratch`, reserved
+/// fallibly at their exact decoded size, so that a lack of memory is an error, not an abort.
+fn form_pairs(src: &[u8], scratch: &mut Vec<u8>, mut f: impl FnMut(&[u8], &[u8]) -> c_int) -> Outcome {
+    let dec = Decoder::FORM;
+    let unchanged =
+        |piece: &[u8]| !piece.iter().any(|&b| b == b'%' || b == b'+') && core::str::from_utf8(piece).is_ok();
+    let mut at = 0;
+    while at < src.len() {
+        let piece_end = src[at..].iter().position(|&b| b == b'&').map_or(src.len(), |i| at + i);
+        let piece = &src[at..piece_end];
+        let pair_at = at;
+        at = if piece_end < src.len() { piece_end + 1 } else { src.len() };
+        if piece.is_empty() {
+            continue;
+        }
+        let (name, value) = match piece.iter().position(|&b| b == b'=') {
+            Some(eq) => (&piece[..eq], &piece[eq + 1..]),
+            None => (piece, &piece[piece.len()..]),
+        };
+        // `None`: passed as it is; `Some(n)`: decodes to `n` bytes. `Decoder::FORM` is lenient
+        // and lossy: it never fails, so an error here is a bug.
+        let size = |part: &[u8]| -> Result<Option<usize>, Failure> {
+            if unchanged(part) {
+                Ok(None)
+            } else {
+                dec.decoded_len(part).map(Some).map_err(|_| Failure::internal())
+            }
+        };
+        let (name_size, value_size) = (size(name)?, size(value)?);
+        let name_len = name_size.unwrap_or(0);
+        let total = name_len.saturating_add(value_size.unwrap_or(0));
+        scratch.clear();
+        if scratch.try_reserve_exact(total).is_err() {
+            return Err(Failure::out_of_memory(pair_at));
+        }
+        // Within the capacity just reserved: no allocation.
+        scratch.resize(total, 0);
+        let (name_buf, value_buf) = scratch.split_at_mut(name_len);
+        let decoded = |part: &'_ [u8], buf: &mut [u8]| match dec.decode_slice(part, buf) {
+            Ok(n) if n == buf.len() => Ok(()),
+            _ => Err(Failure::internal()),
+        };
+        let name = match name_size {
+            Some(_) => decoded(name, name_buf).map(|()| &*name_buf)?,
+            None => name,
+        };
+        let value = match value_size {
+            Some(_) => decoded(value, value_buf).map(|()| &*value_buf)?,
+            None => value,
+        };
+        if f(name, value) != 0 {
+            return Err(Failure::stopped(at));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
