@@ -100,9 +100,10 @@ pub struct pctenc_error {
     /// The detail.
     pub kind: pctenc_error_kind,
     /// For `PCTENC_INVALID_INPUT`: the byte offset in the input of the problem (the `%` of a
-    /// bad escape). For `PCTENC_BUFFER_TOO_SMALL` from a decoder: the offset of the first
-    /// input byte whose output did not fit (from `pctenc_decode_in_place`, the index of the
-    /// first decoded byte that did not fit). Otherwise 0.
+    /// bad escape). For `PCTENC_BUFFER_TOO_SMALL` from `pctenc_decode`: the offset of the
+    /// first input byte whose output did not fit (from `pctenc_decode_in_place`, 0: see
+    /// there). For `PCTENC_OUT_OF_MEMORY` and `PCTENC_STOPPED`: see `pctenc_form_parse`.
+    /// Otherwise 0.
     pub offset: usize,
     /// For `PCTENC_KIND_FORBIDDEN_BYTE`: the byte the escape decodes to. For
     /// `PCTENC_KIND_UNESCAPED_BYTE`: the raw byte found. Otherwise 0.
@@ -928,11 +929,14 @@ pub unsafe extern "C" fn pctenc_decode(
 /// Decodes `buf` (`len` bytes) in place: on success the decoded bytes are `buf[0..*written)`.
 /// Without `PCTENC_DECODE_UTF8_LOSSY` the output is never longer than the input, so this
 /// fails only on invalid input. With it, a replacement that makes the output longer than
-/// `len` is `PCTENC_BUFFER_TOO_SMALL`, with `err->offset` the index in the decoded bytes of
-/// the first one that did not fit (the input is gone by then; `*written` is 0: decode a copy
-/// with `pctenc_decode` to learn the size). After an error `buf` holds unspecified bytes.
+/// `len` is `PCTENC_BUFFER_TOO_SMALL`, with `*written` the size the whole output needs and
+/// `err->offset` always 0: the input has been overwritten by then, so no input offset can be
+/// given. To learn where the output stops fitting, decode a copy with `pctenc_decode` into
+/// `len` bytes (its `err->offset` is that input offset), or size a buffer with
+/// `pctenc_decoded_len` first. After an error `buf` holds unspecified bytes.
 ///
-/// Writes: `buf[0..len)`; `*written` (0 on error); `*err` when not NULL.
+/// Writes: `buf[0..len)`; `*written` (the size needed on `PCTENC_BUFFER_TOO_SMALL`, else 0
+/// on error); `*err` when not NULL.
 /// Returns as `pctenc_decode`.
 /// Thread-safe: any number of threads may share `dec` (each with its own `buf`).
 ///
@@ -953,7 +957,16 @@ pub unsafe extern "C" fn pctenc_decode_in_place(
         unsafe {
             store(written, 0)?;
             let (dec, buf) = (handle(dec)?, output(buf, len)?);
-            let n = dec.0.decode_in_place(buf).map_err(Failure::decode)?;
+            let n = match dec.0.decode_in_place(buf) {
+                Ok(n) => n,
+                Err(e) if e.kind() == DecodeErrorKind::BufferTooSmall => {
+                    // The core's offset indexes the decoded bytes, not the input: not
+                    // reported (see above).
+                    ptr::write(written, e.needed().unwrap_or(0));
+                    return Err(Failure::too_small(0));
+                }
+                Err(e) => return Err(Failure::decode(e)),
+            };
             ptr::write(written, n);
         }
         Ok(())
