@@ -148,13 +148,20 @@ pub const PCTENC_DECODE_UTF8_LOSSY: u32 = 1 << 3;
 /// `unescape`).
 pub const PCTENC_DECODE_LEGACY_U: u32 = 1 << 4;
 /// Decoder flag: an escape that decodes to NUL (`%00`) is `PCTENC_KIND_FORBIDDEN_BYTE`.
+/// Only escapes are checked: a raw NUL byte in the input passes to the output as it is, so
+/// this flag alone does not mean "no NUL in the output"; check raw bytes yourself where they
+/// matter (see examples/proxy.c).
 pub const PCTENC_DECODE_REJECT_NUL: u32 = 1 << 5;
-/// Decoder flag: an escape that decodes to CR or LF (`%0D`, `%0A`) is forbidden.
+/// Decoder flag: an escape that decodes to CR or LF (`%0D`, `%0A`) is forbidden. Only
+/// escapes are checked: a raw CR or LF in the input passes to the output as it is.
 pub const PCTENC_DECODE_REJECT_CR_LF: u32 = 1 << 6;
 /// Decoder flag: an escape that decodes to an ASCII control (0x00 to 0x1F, 0x7F) is forbidden.
+/// Only escapes are checked: a raw control byte in the input passes to the output as it is.
 pub const PCTENC_DECODE_REJECT_CONTROLS: u32 = 1 << 7;
 /// Decoder flag: an escape that decodes to `/` or `\` (`%2F`, `%5C`) is forbidden: what a
-/// proxy or a file server checks in a decoded path.
+/// proxy or a file server checks in a decoded path. Only escapes are checked: a raw `/` or
+/// `\` in the input passes to the output as it is (`../../etc/passwd` decodes without an
+/// error), and `.` and `..` are not looked at; check those yourself (see examples/proxy.c).
 pub const PCTENC_DECODE_REJECT_SLASHES: u32 = 1 << 8;
 const DECODE_FLAGS: u32 = (1 << 9) - 1;
 
@@ -978,9 +985,14 @@ pub unsafe extern "C" fn pctenc_decode_in_place(
 // ----------------------------------------------------------------------------------------
 // Normalization and forms.
 
-/// RFC 3986 normalization (section 6.2.2) of `src` into `dst` (room for `cap` bytes):
-/// escapes get uppercase hex digits, escapes of unreserved characters (letters, digits,
-/// `-._~`) are decoded, everything else is copied. The output is never longer than the
+/// Percent-encoding normalization of `src` into `dst` (room for `cap` bytes), the two rules
+/// of RFC 3986 sections 6.2.2.1 and 6.2.2.2 and nothing else: escapes get uppercase hex
+/// digits, escapes of unreserved characters (letters, digits, `-._~`) are decoded, every
+/// other byte is copied (raw bytes are never changed: no case folding of a scheme or host).
+/// Dot segments are NOT removed (section 6.2.2.3, the algorithm of section 5.2.4): the
+/// output can hold `.` and `..` segments, and can gain them (`/a/%2e%2e/b` becomes
+/// `/a/../b`). Before routing on a path or opening a file, remove the dot segments of the
+/// output or refuse them (examples/proxy.c shows how). The output is never longer than the
 /// input, so `cap = len` always fits. Never fails on input.
 ///
 /// Never writes past `dst + cap`. When the output does not fit, returns
