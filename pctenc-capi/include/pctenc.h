@@ -446,6 +446,13 @@ enum pctenc_status pctenc_encode(const struct pctenc_encoder *enc,
  * non-ASCII must be valid UTF-8), and every `%` starts a `%HH` escape. Reads the input;
  * writes only `*err`.
  *
+ * The `%` rule holds for every set, also for those that do not escape `%` (`"fragment"`,
+ * `"query"`, `"special-query"`, `"path"`, `"userinfo"`, `"c0-control"`, and custom sets
+ * without `%`): their `pctenc_encode` copies a raw `%` as it is, so the output of encoding
+ * an input with a `%` that starts no escape (`"100%"`, `"%zz"`) does not validate with the
+ * same encoder (`PCTENC_KIND_TRUNCATED_ESCAPE` or `PCTENC_KIND_INVALID_ESCAPE`). Validation
+ * asks whether decoding gives back what was meant, and a stray `%` makes that ambiguous.
+ *
  * Returns `PCTENC_OK`; `PCTENC_INVALID_INPUT` with the first problem in `*err`
  * (`PCTENC_KIND_UNESCAPED_BYTE` and the byte, `PCTENC_KIND_TRUNCATED_ESCAPE` or
  * `PCTENC_KIND_INVALID_ESCAPE`, and its offset); `PCTENC_BAD_ARGUMENT`.

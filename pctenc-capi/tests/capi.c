@@ -273,6 +273,12 @@ static void test_validate(void) {
     CHECK(pctenc_validate(component, S("50%!"), &err) == PCTENC_INVALID_INPUT && err.kind == PCTENC_KIND_INVALID_ESCAPE &&
           err.offset == 2);
     CHECK(pctenc_validate(component, NULL, 1, &err) == PCTENC_BAD_ARGUMENT && err.kind == PCTENC_KIND_BAD_ARGUMENT);
+    /* As documented: a set that keeps `%` copies a stray one, and its output does not validate. */
+    pctenc_encoder *path = encoder("path", 0);
+    CHECK(encodes_to(path, "/100%", "/100%"));
+    CHECK(pctenc_validate(path, S("/100%"), &err) == PCTENC_INVALID_INPUT && err.kind == PCTENC_KIND_TRUNCATED_ESCAPE &&
+          err.offset == 4);
+    pctenc_encoder_free(path);
     CHECK(pctenc_validate(NULL, S("a"), &err) == PCTENC_BAD_ARGUMENT);
     pctenc_encoder_free(component);
     pctenc_encoder_free(form);
