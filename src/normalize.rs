@@ -3,7 +3,8 @@
 //! Two rules, nothing else: the hex digits of every escape become uppercase (section 6.2.2.1),
 //! and an escape of an unreserved character (`ALPHA / DIGIT / "-" / "." / "_" / "~"`) is
 //! decoded (section 6.2.2.2). Reserved escapes (`%2F`) are never decoded, raw bytes are never
-//! touched, and a `%` that does not start an escape is left as it is. The output is never
+//! touched, and a `%` that does not start an escape is left as it is. Dot segments are not
+//! removed (section 6.2.2.3): decoding `%2E` can even make `..` appear. The output is never
 //! longer than the input, which is why the slice and in-place forms need no sizing.
 //!
 //! Input that is not a valid encoding needs one exception to keep its meaning: the escape of a
@@ -88,10 +89,14 @@ fn normalized_len(input: &[u8]) -> usize {
     len
 }
 
-/// Normalizes the percent-escapes of `input` as RFC 3986 section 6.2.2 says: the hex digits of
-/// every escape become uppercase, and escapes of unreserved characters (letters, digits,
-/// `-._~`) are decoded. Reserved escapes, raw bytes and a `%` that starts no escape are kept.
-/// Borrows `input` when it is already normal.
+/// Normalizes the percent-escapes of `input` as RFC 3986 sections 6.2.2.1 and 6.2.2.2 say: the
+/// hex digits of every escape become uppercase, and escapes of unreserved characters (letters,
+/// digits, `-._~`) are decoded. Reserved escapes, raw bytes and a `%` that starts no escape are
+/// kept. Borrows `input` when it is already normal.
+///
+/// Nothing else of section 6.2.2 is done: dot segments are not removed (section 6.2.2.3), and
+/// `/a/%2e%2e/b` becomes `/a/../b`. Remove dot segments after normalizing, or refuse them,
+/// before routing on a path or opening a file.
 ///
 /// Two URIs that differ only in these ways name the same resource, so this is what to compare,
 /// cache or deduplicate them by. The output decodes ([`decode_lenient`](crate::decode_lenient))

@@ -1,7 +1,14 @@
 /*
- * What a proxy (nginx, HAProxy) does with pctenc: take a request's path and one query
- * argument, refuse a decoded argument that hides a `/` or a NUL (`%2F`, `%00`: path
- * traversal, truncation in C strings), and normalize the path before routing on it.
+ * What a proxy (nginx, HAProxy) does with pctenc before routing a request:
+ *
+ *  - the path: normalize its escapes (pctenc_normalize: uppercase hex, unreserved escapes
+ *    such as %7E and %2E decoded), THEN remove the dot segments that this can reveal
+ *    (`%2e%2e` becomes `..`), refusing a path that climbs above the root. pctenc_normalize
+ *    removes no dot segments itself: routing on its output alone would let
+ *    `/download/%2e%2e/admin` reach `/admin` past a rule for `/download/`.
+ *  - one query argument, a file name: refuse `/`, `\` and NUL whether escaped (the decoder's
+ *    PCTENC_DECODE_REJECT_* flags, which look at escapes only) or raw (checked here, before
+ *    decoding, so the offset is the input's), and refuse the names `.` and `..`.
  *
  * Built and run by pctenc-capi/ci.sh; its output must equal proxy.expected.
  */
@@ -29,25 +36,74 @@ static const char *find_arg(const char *query, size_t query_len, const char *nam
     return NULL;
 }
 
-static void handle(const char *uri) {
-    const char *q = strchr(uri, '?');
-    size_t path_len = q ? (size_t)(q - uri) : strlen(uri);
-    printf("%s\n", uri);
+/* RFC 3986 section 5.2.4 on an absolute path, in place: `.` and `..` segments removed.
+ * Returns the new length, or 0 when the path is not absolute or `..` climbs above the root. */
+static size_t remove_dot_segments(unsigned char *p, size_t n) {
+    if (n == 0 || p[0] != '/') return 0;
+    size_t out = 0, i = 0;
+    while (i < n) { /* p[i] is the `/` before a segment, p[i + 1 .. j) */
+        size_t j = i + 1;
+        while (j < n && p[j] != '/') j++;
+        size_t len = j - i - 1;
+        int last = j == n;
+        if (len == 1 && p[i + 1] == '.') {
+            if (last) p[out++] = '/';
+        } else if (len == 2 && p[i + 1] == '.' && p[i + 2] == '.') {
+            if (out == 0) return 0;
+            while (p[out - 1] != '/') out--; /* drop the last segment and its `/` */
+            out--;
+            if (last) p[out++] = '/';
+        } else {
+            memmove(p + out, p + i, j - i); /* out <= i: only ever shrinks */
+            out += j - i;
+        }
+        i = j;
+    }
+    if (out == 0) p[out++] = '/';
+    return out;
+}
 
-    /* Normalize the path in a copy: uppercase hex, unreserved escapes decoded. */
+/* Prints a request, control bytes as \xHH. */
+static void print_request(const char *uri, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)uri[i];
+        if (c < 0x20 || c == 0x7F) printf("\\x%02X", c);
+        else putchar(c);
+    }
+    putchar('\n');
+}
+
+static void handle(const char *uri, size_t uri_len) {
+    const char *q = memchr(uri, '?', uri_len);
+    size_t path_len = q ? (size_t)(q - uri) : uri_len;
+    print_request(uri, uri_len);
+
+    /* Normalize the path in a copy, then resolve its dot segments. */
     unsigned char path[256];
     size_t n = 0;
     if (path_len > sizeof path || pctenc_normalize((const uint8_t *)uri, path_len, path, sizeof path, &n, NULL) != PCTENC_OK) {
         printf("  414 URI Too Long\n");
         return;
     }
-    printf("  path %.*s\n", (int)n, (const char *)path);
+    size_t resolved = remove_dot_segments(path, n);
+    if (resolved == 0) {
+        printf("  400 Bad Request: path %.*s leaves the root\n", (int)n, (const char *)path);
+        return;
+    }
+    printf("  path %.*s\n", (int)resolved, (const char *)path);
 
     size_t len = 0;
-    const char *value = q ? find_arg(q + 1, strlen(q + 1), "file", &len) : NULL;
+    const char *value = q ? find_arg(q + 1, uri_len - path_len - 1, "file", &len) : NULL;
     if (value == NULL) {
         printf("  no file argument\n");
         return;
+    }
+    /* Raw bytes first: the decoder's REJECT flags look at escapes only. */
+    for (size_t i = 0; i < len; i++) {
+        if (value[i] == '/' || value[i] == '\\' || value[i] == '\0') {
+            printf("  400 Bad Request: file argument, offset %zu: raw byte 0x%02X\n", i, (unsigned char)value[i]);
+            return;
+        }
     }
     /* The decoded value is never longer than the encoded one here (no lossy UTF-8). */
     unsigned char out[256];
@@ -62,8 +118,15 @@ static void handle(const char *uri) {
         printf("\n");
         return;
     }
+    /* No `/`, `\` or NUL is left, raw or decoded; `.` and `..` are the names still unsafe. */
+    if ((n == 1 && out[0] == '.') || (n == 2 && out[0] == '.' && out[1] == '.')) {
+        printf("  400 Bad Request: file argument: the name %.*s\n", (int)n, (const char *)out);
+        return;
+    }
     printf("  file %.*s\n", (int)n, (const char *)out);
 }
+
+#define REQUEST(lit) handle(lit, sizeof lit - 1)
 
 int main(void) {
     pctenc_error err;
@@ -73,12 +136,19 @@ int main(void) {
         fprintf(stderr, "pctenc_decoder_new: %s\n", pctenc_status_str(err.status));
         return 1;
     }
-    handle("/static/%7euser/%2e%2e/img%2fa.png?file=report+2024.pdf&x=1");
-    handle("/download?x=1&file=..%2F..%2Fetc%2Fpasswd");
-    handle("/download?file=notes.txt%00.jpg");
-    handle("/download?file=caf%C3%A9.txt");
-    handle("/download?file=caf%E9.txt");
-    handle("/download?file=50%");
+    REQUEST("/static/%7euser/%2e%2e/img%2fa.png?file=report+2024.pdf&x=1");
+    REQUEST("/download/%2e%2e/admin/secret");
+    REQUEST("/download/.%2E/%2e%2e/%2E%2e/etc/passwd");
+    REQUEST("/a/./b/../c/.");
+    REQUEST("/download?x=1&file=..%2F..%2Fetc%2Fpasswd");
+    REQUEST("/download?file=../../etc/passwd");
+    REQUEST("/download?file=..\\..\\win.ini");
+    REQUEST("/download?file=%2e%2e");
+    REQUEST("/download?file=notes.txt%00.jpg");
+    REQUEST("/download?file=notes.txt\0.jpg");
+    REQUEST("/download?file=caf%C3%A9.txt");
+    REQUEST("/download?file=caf%E9.txt");
+    REQUEST("/download?file=50%");
     pctenc_decoder_free(arg_decoder);
     return 0;
 }

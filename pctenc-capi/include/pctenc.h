@@ -16,7 +16,7 @@
  *  - No Rust panic crosses into C: each function catches one and returns
  *    PCTENC_INTERNAL_ERROR (none is known to be reachable).
  *  - Nothing allocates except pctenc_*_new (the handle) and pctenc_form_parse (a piece
- *    that changes when decoded).
+ *    that changes when decoded; PCTENC_OUT_OF_MEMORY when it cannot).
  */
 
 #ifndef PCTENC_H
@@ -26,6 +26,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+/** `"MAJOR.MINOR.PATCH"` of the library this header belongs to: what `pctenc_version()` returns when the header and the library match. */
+#define PCTENC_VERSION_STRING "0.1.0"
+
 
 /**
  * Encoder flag: write a space as `+` (HTML forms). The `"form"` and `"python-quote-plus"`
@@ -80,24 +83,47 @@
 
 /**
  * Decoder flag: an escape that decodes to NUL (`%00`) is `PCTENC_KIND_FORBIDDEN_BYTE`.
+ * Only escapes are checked: a raw NUL byte in the input passes to the output as it is, so
+ * this flag alone does not mean "no NUL in the output"; check raw bytes yourself where they
+ * matter (see examples/proxy.c).
  */
 #define PCTENC_DECODE_REJECT_NUL (1 << 5)
 
 /**
- * Decoder flag: an escape that decodes to CR or LF (`%0D`, `%0A`) is forbidden.
+ * Decoder flag: an escape that decodes to CR or LF (`%0D`, `%0A`) is forbidden. Only
+ * escapes are checked: a raw CR or LF in the input passes to the output as it is.
  */
 #define PCTENC_DECODE_REJECT_CR_LF (1 << 6)
 
 /**
  * Decoder flag: an escape that decodes to an ASCII control (0x00 to 0x1F, 0x7F) is forbidden.
+ * Only escapes are checked: a raw control byte in the input passes to the output as it is.
  */
 #define PCTENC_DECODE_REJECT_CONTROLS (1 << 7)
 
 /**
  * Decoder flag: an escape that decodes to `/` or `\` (`%2F`, `%5C`) is forbidden: what a
- * proxy or a file server checks in a decoded path.
+ * proxy or a file server checks in a decoded path. Only escapes are checked: a raw `/` or
+ * `\` in the input passes to the output as it is (`../../etc/passwd` decodes without an
+ * error), and `.` and `..` are not looked at; check those yourself (see examples/proxy.c).
  */
 #define PCTENC_DECODE_REJECT_SLASHES (1 << 8)
+
+/**
+ * The major version of the library this header belongs to (`pctenc_version()` gives that
+ * of the library linked at run time).
+ */
+#define PCTENC_VERSION_MAJOR 0
+
+/**
+ * The minor version of the library this header belongs to.
+ */
+#define PCTENC_VERSION_MINOR 1
+
+/**
+ * The patch version of the library this header belongs to.
+ */
+#define PCTENC_VERSION_PATCH 0
 
 /**
  * The size of a byte set given to `pctenc_encoder_new_custom` and `pctenc_decoder_new`:
@@ -133,6 +159,16 @@ typedef enum pctenc_status {
    * A bug in pctenc was caught before it crossed into C. Nothing is known about the output.
    */
   PCTENC_INTERNAL_ERROR = 4,
+  /**
+   * Memory could not be allocated (`pctenc_form_parse`: for a piece that changes when
+   * decoded). Nothing was allocated that is still held.
+   */
+  PCTENC_OUT_OF_MEMORY = 5,
+  /**
+   * `pctenc_form_parse`: the callback returned non-zero and the parse stopped there;
+   * `pctenc_error.offset` is where the unparsed rest of the input starts.
+   */
+  PCTENC_STOPPED = 6,
 } pctenc_status;
 
 /**
@@ -196,6 +232,14 @@ typedef enum pctenc_error_kind {
    * A `%u` not followed by four hex digits (`PCTENC_DECODE_LEGACY_U`, strict): `"%u00zz"`.
    */
   PCTENC_KIND_INVALID_U_ESCAPE = 12,
+  /**
+   * Memory could not be allocated (status `PCTENC_OUT_OF_MEMORY`).
+   */
+  PCTENC_KIND_OUT_OF_MEMORY = 13,
+  /**
+   * The callback asked to stop (status `PCTENC_STOPPED`).
+   */
+  PCTENC_KIND_STOPPED = 14,
 } pctenc_error_kind;
 
 /**
@@ -229,9 +273,10 @@ typedef struct pctenc_error {
   enum pctenc_error_kind kind;
   /**
    * For `PCTENC_INVALID_INPUT`: the byte offset in the input of the problem (the `%` of a
-   * bad escape). For `PCTENC_BUFFER_TOO_SMALL` from a decoder: the offset of the first
-   * input byte whose output did not fit (from `pctenc_decode_in_place`, the index of the
-   * first decoded byte that did not fit). Otherwise 0.
+   * bad escape). For `PCTENC_BUFFER_TOO_SMALL` from `pctenc_decode`: the offset of the
+   * first input byte whose output did not fit (from `pctenc_decode_in_place`, 0: see
+   * there). For `PCTENC_OUT_OF_MEMORY` and `PCTENC_STOPPED`: see `pctenc_form_parse`.
+   * Otherwise 0.
    */
   size_t offset;
   /**
@@ -243,10 +288,16 @@ typedef struct pctenc_error {
 
 /**
  * The callback of `pctenc_form_parse`: called once per `(name, value)` pair, in order,
- * with the decoded name and value (pointer and length, not NUL-terminated; the pointer may
- * be NULL when the length is 0). They are valid only during the call: copy what you keep.
+ * with the decoded name and value as pointer and length (not NUL-terminated).
+ *
+ * The pointers are never NULL, but when a length is 0 the pointer is not to be dereferenced
+ * (it may point just past the input, or be a placeholder address). A name or value that
+ * decoding leaves unchanged points into the caller's `src`; one that changes points into
+ * memory of pctenc's, valid only until the callback returns. Copy what you keep.
+ *
  * `user` is the pointer given to `pctenc_form_parse`. Return 0 to go on, anything else to
- * stop. The callback must not unwind (C++ exceptions, `longjmp`) out of itself.
+ * stop: `pctenc_form_parse` then returns `PCTENC_STOPPED`. The callback must not unwind
+ * (C++ exceptions, `longjmp`) out of itself.
  */
 typedef int (*pctenc_form_callback)(void *user,
                                     const uint8_t *name,
@@ -395,6 +446,13 @@ enum pctenc_status pctenc_encode(const struct pctenc_encoder *enc,
  * non-ASCII must be valid UTF-8), and every `%` starts a `%HH` escape. Reads the input;
  * writes only `*err`.
  *
+ * The `%` rule holds for every set, also for those that do not escape `%` (`"fragment"`,
+ * `"query"`, `"special-query"`, `"path"`, `"userinfo"`, `"c0-control"`, and custom sets
+ * without `%`): their `pctenc_encode` copies a raw `%` as it is, so the output of encoding
+ * an input with a `%` that starts no escape (`"100%"`, `"%zz"`) does not validate with the
+ * same encoder (`PCTENC_KIND_TRUNCATED_ESCAPE` or `PCTENC_KIND_INVALID_ESCAPE`). Validation
+ * asks whether decoding gives back what was meant, and a stray `%` makes that ambiguous.
+ *
  * Returns `PCTENC_OK`; `PCTENC_INVALID_INPUT` with the first problem in `*err`
  * (`PCTENC_KIND_UNESCAPED_BYTE` and the byte, `PCTENC_KIND_TRUNCATED_ESCAPE` or
  * `PCTENC_KIND_INVALID_ESCAPE`, and its offset); `PCTENC_BAD_ARGUMENT`.
@@ -518,11 +576,14 @@ enum pctenc_status pctenc_decode(const struct pctenc_decoder *dec,
  * Decodes `buf` (`len` bytes) in place: on success the decoded bytes are `buf[0..*written)`.
  * Without `PCTENC_DECODE_UTF8_LOSSY` the output is never longer than the input, so this
  * fails only on invalid input. With it, a replacement that makes the output longer than
- * `len` is `PCTENC_BUFFER_TOO_SMALL`, with `err->offset` the index in the decoded bytes of
- * the first one that did not fit (the input is gone by then; `*written` is 0: decode a copy
- * with `pctenc_decode` to learn the size). After an error `buf` holds unspecified bytes.
+ * `len` is `PCTENC_BUFFER_TOO_SMALL`, with `*written` the size the whole output needs and
+ * `err->offset` always 0: the input has been overwritten by then, so no input offset can be
+ * given. To learn where the output stops fitting, decode a copy with `pctenc_decode` into
+ * `len` bytes (its `err->offset` is that input offset), or size a buffer with
+ * `pctenc_decoded_len` first. After an error `buf` holds unspecified bytes.
  *
- * Writes: `buf[0..len)`; `*written` (0 on error); `*err` when not NULL.
+ * Writes: `buf[0..len)`; `*written` (the size needed on `PCTENC_BUFFER_TOO_SMALL`, else 0
+ * on error); `*err` when not NULL.
  * Returns as `pctenc_decode`.
  * Thread-safe: any number of threads may share `dec` (each with its own `buf`).
  *
@@ -538,9 +599,14 @@ enum pctenc_status pctenc_decode_in_place(const struct pctenc_decoder *dec,
                                           struct pctenc_error *err);
 
 /**
- * RFC 3986 normalization (section 6.2.2) of `src` into `dst` (room for `cap` bytes):
- * escapes get uppercase hex digits, escapes of unreserved characters (letters, digits,
- * `-._~`) are decoded, everything else is copied. The output is never longer than the
+ * Percent-encoding normalization of `src` into `dst` (room for `cap` bytes), the two rules
+ * of RFC 3986 sections 6.2.2.1 and 6.2.2.2 and nothing else: escapes get uppercase hex
+ * digits, escapes of unreserved characters (letters, digits, `-._~`) are decoded, every
+ * other byte is copied (raw bytes are never changed: no case folding of a scheme or host).
+ * Dot segments are NOT removed (section 6.2.2.3, the algorithm of section 5.2.4): the
+ * output can hold `.` and `..` segments, and can gain them (`/a/%2e%2e/b` becomes
+ * `/a/../b`). Before routing on a path or opening a file, remove the dot segments of the
+ * output or refuse them (examples/proxy.c shows how). The output is never longer than the
  * input, so `cap = len` always fits. Never fails on input.
  *
  * Never writes past `dst + cap`. When the output does not fit, returns
@@ -587,11 +653,21 @@ enum pctenc_status pctenc_normalize_in_place(uint8_t *buf,
  * decodes each name and value leniently with `+` as space, invalid UTF-8 replaced by U+FFFD.
  * Calls `callback` for each pair, in order, until it returns non-zero. Never fails on input.
  *
+ * Memory: a name or value that needs no decoding (no `%`, no `+`, valid UTF-8) is passed
+ * as a pointer into `src`. One that changes is decoded into a buffer of pctenc's, sized
+ * exactly (the decoded name and value of one pair, which can be up to 3 times the encoded
+ * size when invalid UTF-8 is replaced) and reused from pair to pair; it is freed before
+ * the call returns. When that memory cannot be had, the call returns
+ * `PCTENC_OUT_OF_MEMORY` instead of aborting, with `err->offset` the offset in `src` of the
+ * pair that could not be decoded; the pairs before it have been passed to the callback.
+ *
  * Writes: nothing but `*err` (when not NULL); what the callback does is its own.
- * Returns `PCTENC_OK` (all pairs passed, or the callback stopped the parse) or
+ * Returns `PCTENC_OK` (every pair passed to the callback); `PCTENC_STOPPED` (the callback
+ * returned non-zero, even on the last pair; `err->offset` is the offset in `src` of the
+ * rest not parsed, `len` when nothing is left); `PCTENC_OUT_OF_MEMORY`;
  * `PCTENC_BAD_ARGUMENT` (NULL `callback`, NULL `src` with `len > 0`).
- * Ownership: the pieces passed to the callback belong to pctenc and live until it
- * returns. Thread-safe: calls in several threads at once are independent.
+ * Ownership: see the callback's type. Thread-safe: calls in several threads at once are
+ * independent.
  *
  * # Safety
  *

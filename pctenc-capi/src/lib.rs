@@ -39,6 +39,12 @@ pub enum pctenc_status {
     PCTENC_BAD_ARGUMENT = 3,
     /// A bug in pctenc was caught before it crossed into C. Nothing is known about the output.
     PCTENC_INTERNAL_ERROR = 4,
+    /// Memory could not be allocated (`pctenc_form_parse`: for a piece that changes when
+    /// decoded). Nothing was allocated that is still held.
+    PCTENC_OUT_OF_MEMORY = 5,
+    /// `pctenc_form_parse`: the callback returned non-zero and the parse stopped there;
+    /// `pctenc_error.offset` is where the unparsed rest of the input starts.
+    PCTENC_STOPPED = 6,
 }
 
 /// Why a function failed: the detail behind a `pctenc_status`.
@@ -76,6 +82,10 @@ pub enum pctenc_error_kind {
     PCTENC_KIND_TRUNCATED_U_ESCAPE = 11,
     /// A `%u` not followed by four hex digits (`PCTENC_DECODE_LEGACY_U`, strict): `"%u00zz"`.
     PCTENC_KIND_INVALID_U_ESCAPE = 12,
+    /// Memory could not be allocated (status `PCTENC_OUT_OF_MEMORY`).
+    PCTENC_KIND_OUT_OF_MEMORY = 13,
+    /// The callback asked to stop (status `PCTENC_STOPPED`).
+    PCTENC_KIND_STOPPED = 14,
 }
 
 /// Where and why a call failed. Pass NULL wherever a `pctenc_error *` is taken if the detail
@@ -90,9 +100,10 @@ pub struct pctenc_error {
     /// The detail.
     pub kind: pctenc_error_kind,
     /// For `PCTENC_INVALID_INPUT`: the byte offset in the input of the problem (the `%` of a
-    /// bad escape). For `PCTENC_BUFFER_TOO_SMALL` from a decoder: the offset of the first
-    /// input byte whose output did not fit (from `pctenc_decode_in_place`, the index of the
-    /// first decoded byte that did not fit). Otherwise 0.
+    /// bad escape). For `PCTENC_BUFFER_TOO_SMALL` from `pctenc_decode`: the offset of the
+    /// first input byte whose output did not fit (from `pctenc_decode_in_place`, 0: see
+    /// there). For `PCTENC_OUT_OF_MEMORY` and `PCTENC_STOPPED`: see `pctenc_form_parse`.
+    /// Otherwise 0.
     pub offset: usize,
     /// For `PCTENC_KIND_FORBIDDEN_BYTE`: the byte the escape decodes to. For
     /// `PCTENC_KIND_UNESCAPED_BYTE`: the raw byte found. Otherwise 0.
@@ -137,15 +148,50 @@ pub const PCTENC_DECODE_UTF8_LOSSY: u32 = 1 << 3;
 /// `unescape`).
 pub const PCTENC_DECODE_LEGACY_U: u32 = 1 << 4;
 /// Decoder flag: an escape that decodes to NUL (`%00`) is `PCTENC_KIND_FORBIDDEN_BYTE`.
+/// Only escapes are checked: a raw NUL byte in the input passes to the output as it is, so
+/// this flag alone does not mean "no NUL in the output"; check raw bytes yourself where they
+/// matter (see examples/proxy.c).
 pub const PCTENC_DECODE_REJECT_NUL: u32 = 1 << 5;
-/// Decoder flag: an escape that decodes to CR or LF (`%0D`, `%0A`) is forbidden.
+/// Decoder flag: an escape that decodes to CR or LF (`%0D`, `%0A`) is forbidden. Only
+/// escapes are checked: a raw CR or LF in the input passes to the output as it is.
 pub const PCTENC_DECODE_REJECT_CR_LF: u32 = 1 << 6;
 /// Decoder flag: an escape that decodes to an ASCII control (0x00 to 0x1F, 0x7F) is forbidden.
+/// Only escapes are checked: a raw control byte in the input passes to the output as it is.
 pub const PCTENC_DECODE_REJECT_CONTROLS: u32 = 1 << 7;
 /// Decoder flag: an escape that decodes to `/` or `\` (`%2F`, `%5C`) is forbidden: what a
-/// proxy or a file server checks in a decoded path.
+/// proxy or a file server checks in a decoded path. Only escapes are checked: a raw `/` or
+/// `\` in the input passes to the output as it is (`../../etc/passwd` decodes without an
+/// error), and `.` and `..` are not looked at; check those yourself (see examples/proxy.c).
 pub const PCTENC_DECODE_REJECT_SLASHES: u32 = 1 << 8;
 const DECODE_FLAGS: u32 = (1 << 9) - 1;
+
+/// The major version of the library this header belongs to (`pctenc_version()` gives that
+/// of the library linked at run time).
+pub const PCTENC_VERSION_MAJOR: u32 = 0;
+/// The minor version of the library this header belongs to.
+pub const PCTENC_VERSION_MINOR: u32 = 1;
+/// The patch version of the library this header belongs to.
+pub const PCTENC_VERSION_PATCH: u32 = 0;
+/// The decimal number at the start of `s[from..]` and the index after it (compile time).
+const fn version_part(s: &[u8], from: usize) -> (u32, usize) {
+    let (mut n, mut i) = (0u32, from);
+    while i < s.len() && s[i].is_ascii_digit() {
+        n = n * 10 + (s[i] - b'0') as u32;
+        i += 1;
+    }
+    (n, i + 1)
+}
+
+// The header's version macros are the package's version: the build fails when they drift.
+// (PCTENC_VERSION_STRING, which cbindgen cannot generate, is in cbindgen.toml; the unit test
+// `version_string_is_the_package_version` and tests/capi.c check it.)
+const _: () = {
+    let v = env!("CARGO_PKG_VERSION").as_bytes();
+    let (major, i) = version_part(v, 0);
+    let (minor, i) = version_part(v, i);
+    let (patch, _) = version_part(v, i);
+    assert!(major == PCTENC_VERSION_MAJOR && minor == PCTENC_VERSION_MINOR && patch == PCTENC_VERSION_PATCH);
+};
 
 /// The size of a byte set given to `pctenc_encoder_new_custom` and `pctenc_decoder_new`:
 /// 256 bits, bit `b % 8` of byte `b / 8` standing for byte value `b`.
@@ -177,6 +223,24 @@ impl Failure {
             status: pctenc_status::PCTENC_INTERNAL_ERROR,
             kind: pctenc_error_kind::PCTENC_KIND_INTERNAL,
             offset: 0,
+            byte: 0,
+        }
+    }
+
+    const fn out_of_memory(offset: usize) -> Failure {
+        Failure {
+            status: pctenc_status::PCTENC_OUT_OF_MEMORY,
+            kind: pctenc_error_kind::PCTENC_KIND_OUT_OF_MEMORY,
+            offset,
+            byte: 0,
+        }
+    }
+
+    const fn stopped(offset: usize) -> Failure {
+        Failure {
+            status: pctenc_status::PCTENC_STOPPED,
+            kind: pctenc_error_kind::PCTENC_KIND_STOPPED,
+            offset,
             byte: 0,
         }
     }
@@ -432,6 +496,8 @@ pub extern "C" fn pctenc_status_str(status: c_int) -> *const c_char {
         2 => c"output buffer too small",
         3 => c"bad argument",
         4 => c"internal error",
+        5 => c"out of memory",
+        6 => c"stopped by the callback",
         _ => c"unknown status",
     };
     text.as_ptr()
@@ -456,6 +522,8 @@ pub extern "C" fn pctenc_error_kind_str(kind: c_int) -> *const c_char {
         10 => c"invalid input",
         11 => c"truncated `%u` escape: `%u` needs four hex digits",
         12 => c"invalid `%u` escape: `%u` not followed by four hex digits",
+        13 => c"out of memory",
+        14 => c"stopped by the callback",
         _ => c"unknown error kind",
     };
     text.as_ptr()
@@ -628,6 +696,13 @@ pub unsafe extern "C" fn pctenc_encode(
 /// escapes appears raw (`+` is fine when the set writes a space as `+`; with an IRI set, raw
 /// non-ASCII must be valid UTF-8), and every `%` starts a `%HH` escape. Reads the input;
 /// writes only `*err`.
+///
+/// The `%` rule holds for every set, also for those that do not escape `%` (`"fragment"`,
+/// `"query"`, `"special-query"`, `"path"`, `"userinfo"`, `"c0-control"`, and custom sets
+/// without `%`): their `pctenc_encode` copies a raw `%` as it is, so the output of encoding
+/// an input with a `%` that starts no escape (`"100%"`, `"%zz"`) does not validate with the
+/// same encoder (`PCTENC_KIND_TRUNCATED_ESCAPE` or `PCTENC_KIND_INVALID_ESCAPE`). Validation
+/// asks whether decoding gives back what was meant, and a stray `%` makes that ambiguous.
 ///
 /// Returns `PCTENC_OK`; `PCTENC_INVALID_INPUT` with the first problem in `*err`
 /// (`PCTENC_KIND_UNESCAPED_BYTE` and the byte, `PCTENC_KIND_TRUNCATED_ESCAPE` or
@@ -868,11 +943,14 @@ pub unsafe extern "C" fn pctenc_decode(
 /// Decodes `buf` (`len` bytes) in place: on success the decoded bytes are `buf[0..*written)`.
 /// Without `PCTENC_DECODE_UTF8_LOSSY` the output is never longer than the input, so this
 /// fails only on invalid input. With it, a replacement that makes the output longer than
-/// `len` is `PCTENC_BUFFER_TOO_SMALL`, with `err->offset` the index in the decoded bytes of
-/// the first one that did not fit (the input is gone by then; `*written` is 0: decode a copy
-/// with `pctenc_decode` to learn the size). After an error `buf` holds unspecified bytes.
+/// `len` is `PCTENC_BUFFER_TOO_SMALL`, with `*written` the size the whole output needs and
+/// `err->offset` always 0: the input has been overwritten by then, so no input offset can be
+/// given. To learn where the output stops fitting, decode a copy with `pctenc_decode` into
+/// `len` bytes (its `err->offset` is that input offset), or size a buffer with
+/// `pctenc_decoded_len` first. After an error `buf` holds unspecified bytes.
 ///
-/// Writes: `buf[0..len)`; `*written` (0 on error); `*err` when not NULL.
+/// Writes: `buf[0..len)`; `*written` (the size needed on `PCTENC_BUFFER_TOO_SMALL`, else 0
+/// on error); `*err` when not NULL.
 /// Returns as `pctenc_decode`.
 /// Thread-safe: any number of threads may share `dec` (each with its own `buf`).
 ///
@@ -893,7 +971,16 @@ pub unsafe extern "C" fn pctenc_decode_in_place(
         unsafe {
             store(written, 0)?;
             let (dec, buf) = (handle(dec)?, output(buf, len)?);
-            let n = dec.0.decode_in_place(buf).map_err(Failure::decode)?;
+            let n = match dec.0.decode_in_place(buf) {
+                Ok(n) => n,
+                Err(e) if e.kind() == DecodeErrorKind::BufferTooSmall => {
+                    // The core's offset indexes the decoded bytes, not the input: not
+                    // reported (see above).
+                    ptr::write(written, e.needed().unwrap_or(0));
+                    return Err(Failure::too_small(0));
+                }
+                Err(e) => return Err(Failure::decode(e)),
+            };
             ptr::write(written, n);
         }
         Ok(())
@@ -905,9 +992,14 @@ pub unsafe extern "C" fn pctenc_decode_in_place(
 // ----------------------------------------------------------------------------------------
 // Normalization and forms.
 
-/// RFC 3986 normalization (section 6.2.2) of `src` into `dst` (room for `cap` bytes):
-/// escapes get uppercase hex digits, escapes of unreserved characters (letters, digits,
-/// `-._~`) are decoded, everything else is copied. The output is never longer than the
+/// Percent-encoding normalization of `src` into `dst` (room for `cap` bytes), the two rules
+/// of RFC 3986 sections 6.2.2.1 and 6.2.2.2 and nothing else: escapes get uppercase hex
+/// digits, escapes of unreserved characters (letters, digits, `-._~`) are decoded, every
+/// other byte is copied (raw bytes are never changed: no case folding of a scheme or host).
+/// Dot segments are NOT removed (section 6.2.2.3, the algorithm of section 5.2.4): the
+/// output can hold `.` and `..` segments, and can gain them (`/a/%2e%2e/b` becomes
+/// `/a/../b`). Before routing on a path or opening a file, remove the dot segments of the
+/// output or refuse them (examples/proxy.c shows how). The output is never longer than the
 /// input, so `cap = len` always fits. Never fails on input.
 ///
 /// Never writes past `dst + cap`. When the output does not fit, returns
@@ -983,10 +1075,16 @@ pub unsafe extern "C" fn pctenc_normalize_in_place(
 }
 
 /// The callback of `pctenc_form_parse`: called once per `(name, value)` pair, in order,
-/// with the decoded name and value (pointer and length, not NUL-terminated; the pointer may
-/// be NULL when the length is 0). They are valid only during the call: copy what you keep.
+/// with the decoded name and value as pointer and length (not NUL-terminated).
+///
+/// The pointers are never NULL, but when a length is 0 the pointer is not to be dereferenced
+/// (it may point just past the input, or be a placeholder address). A name or value that
+/// decoding leaves unchanged points into the caller's `src`; one that changes points into
+/// memory of pctenc's, valid only until the callback returns. Copy what you keep.
+///
 /// `user` is the pointer given to `pctenc_form_parse`. Return 0 to go on, anything else to
-/// stop. The callback must not unwind (C++ exceptions, `longjmp`) out of itself.
+/// stop: `pctenc_form_parse` then returns `PCTENC_STOPPED`. The callback must not unwind
+/// (C++ exceptions, `longjmp`) out of itself.
 pub type pctenc_form_callback = Option<
     unsafe extern "C" fn(
         user: *mut c_void,
@@ -1002,11 +1100,21 @@ pub type pctenc_form_callback = Option<
 /// decodes each name and value leniently with `+` as space, invalid UTF-8 replaced by U+FFFD.
 /// Calls `callback` for each pair, in order, until it returns non-zero. Never fails on input.
 ///
+/// Memory: a name or value that needs no decoding (no `%`, no `+`, valid UTF-8) is passed
+/// as a pointer into `src`. One that changes is decoded into a buffer of pctenc's, sized
+/// exactly (the decoded name and value of one pair, which can be up to 3 times the encoded
+/// size when invalid UTF-8 is replaced) and reused from pair to pair; it is freed before
+/// the call returns. When that memory cannot be had, the call returns
+/// `PCTENC_OUT_OF_MEMORY` instead of aborting, with `err->offset` the offset in `src` of the
+/// pair that could not be decoded; the pairs before it have been passed to the callback.
+///
 /// Writes: nothing but `*err` (when not NULL); what the callback does is its own.
-/// Returns `PCTENC_OK` (all pairs passed, or the callback stopped the parse) or
+/// Returns `PCTENC_OK` (every pair passed to the callback); `PCTENC_STOPPED` (the callback
+/// returned non-zero, even on the last pair; `err->offset` is the offset in `src` of the
+/// rest not parsed, `len` when nothing is left); `PCTENC_OUT_OF_MEMORY`;
 /// `PCTENC_BAD_ARGUMENT` (NULL `callback`, NULL `src` with `len > 0`).
-/// Ownership: the pieces passed to the callback belong to pctenc and live until it
-/// returns. Thread-safe: calls in several threads at once are independent.
+/// Ownership: see the callback's type. Thread-safe: calls in several threads at once are
+/// independent.
 ///
 /// # Safety
 ///
@@ -1025,18 +1133,73 @@ pub unsafe extern "C" fn pctenc_form_parse(
         let callback = callback.ok_or(Failure::bad_argument())?;
         // SAFETY: the caller's contract on `src` and `len`.
         let src = unsafe { input(src, len)? };
-        for (name, value) in pctenc_core::form::parse(src) {
+        let mut scratch = Vec::new();
+        form_pairs(src, &mut scratch, |name, value| {
             // SAFETY: the caller's contract: `callback` may be called with `user`; the
             // pieces are valid for the call.
-            let stop = unsafe { callback(user, name.as_ptr(), name.len(), value.as_ptr(), value.len()) };
-            if stop != 0 {
-                break;
-            }
-        }
-        Ok(())
+            unsafe { callback(user, name.as_ptr(), name.len(), value.as_ptr(), value.len()) }
+        })
     });
     // SAFETY: the caller's contract on `err`.
     unsafe { run(err, body) }
+}
+
+/// The pairs of a form body, as `pctenc_core::form::parse` gives them, passed to `f` until
+/// it returns non-zero. Pieces that decoding changes are decoded into `scratch`, reserved
+/// fallibly at their exact decoded size, so that a lack of memory is an error, not an abort.
+fn form_pairs(src: &[u8], scratch: &mut Vec<u8>, mut f: impl FnMut(&[u8], &[u8]) -> c_int) -> Outcome {
+    let dec = Decoder::FORM;
+    let unchanged =
+        |piece: &[u8]| !piece.iter().any(|&b| b == b'%' || b == b'+') && core::str::from_utf8(piece).is_ok();
+    let mut at = 0;
+    while at < src.len() {
+        let piece_end = src[at..].iter().position(|&b| b == b'&').map_or(src.len(), |i| at + i);
+        let piece = &src[at..piece_end];
+        let pair_at = at;
+        at = if piece_end < src.len() { piece_end + 1 } else { src.len() };
+        if piece.is_empty() {
+            continue;
+        }
+        let (name, value) = match piece.iter().position(|&b| b == b'=') {
+            Some(eq) => (&piece[..eq], &piece[eq + 1..]),
+            None => (piece, &piece[piece.len()..]),
+        };
+        // `None`: passed as it is; `Some(n)`: decodes to `n` bytes. `Decoder::FORM` is lenient
+        // and lossy: it never fails, so an error here is a bug.
+        let size = |part: &[u8]| -> Result<Option<usize>, Failure> {
+            if unchanged(part) {
+                Ok(None)
+            } else {
+                dec.decoded_len(part).map(Some).map_err(|_| Failure::internal())
+            }
+        };
+        let (name_size, value_size) = (size(name)?, size(value)?);
+        let name_len = name_size.unwrap_or(0);
+        let total = name_len.saturating_add(value_size.unwrap_or(0));
+        scratch.clear();
+        if scratch.try_reserve_exact(total).is_err() {
+            return Err(Failure::out_of_memory(pair_at));
+        }
+        // Within the capacity just reserved: no allocation.
+        scratch.resize(total, 0);
+        let (name_buf, value_buf) = scratch.split_at_mut(name_len);
+        let decoded = |part: &'_ [u8], buf: &mut [u8]| match dec.decode_slice(part, buf) {
+            Ok(n) if n == buf.len() => Ok(()),
+            _ => Err(Failure::internal()),
+        };
+        let name = match name_size {
+            Some(_) => decoded(name, name_buf).map(|()| &*name_buf)?,
+            None => name,
+        };
+        let value = match value_size {
+            Some(_) => decoded(value, value_buf).map(|()| &*value_buf)?,
+            None => value,
+        };
+        if f(name, value) != 0 {
+            return Err(Failure::stopped(at));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1073,6 +1236,14 @@ mod tests {
             (err.status, err.kind, err.offset, err.byte),
             (status, pctenc_error_kind::PCTENC_KIND_INTERNAL, 0, 0)
         );
+    }
+
+    /// The header's PCTENC_VERSION_STRING, written in cbindgen.toml, is the package's version.
+    #[test]
+    fn version_string_is_the_package_version() {
+        let line = format!("#define PCTENC_VERSION_STRING \"{}\"", env!("CARGO_PKG_VERSION"));
+        assert!(include_str!("../cbindgen.toml").contains(&line), "cbindgen.toml lacks {line}");
+        assert!(include_str!("../include/pctenc.h").contains(&line), "pctenc.h lacks {line}");
     }
 
     #[test]

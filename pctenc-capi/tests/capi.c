@@ -112,6 +112,11 @@ static int decode_fails(const pctenc_decoder *dec, const char *in, pctenc_error_
 static void test_info(void) {
     const char *v = pctenc_version();
     CHECK(v != NULL && strcmp(v, "0.1.0") == 0);
+    /* The header's version macros are the library's version. */
+    CHECK(strcmp(v, PCTENC_VERSION_STRING) == 0);
+    char numbers[64];
+    snprintf(numbers, sizeof numbers, "%d.%d.%d", PCTENC_VERSION_MAJOR, PCTENC_VERSION_MINOR, PCTENC_VERSION_PATCH);
+    CHECK(strcmp(v, numbers) == 0);
     const char *b = pctenc_backend_name();
     CHECK(b != NULL);
     CHECK(strcmp(b, "scalar") == 0 || strcmp(b, "sse2") == 0 || strcmp(b, "ssse3") == 0 || strcmp(b, "avx2") == 0 ||
@@ -123,14 +128,17 @@ static void test_info(void) {
     CHECK(strcmp(pctenc_status_str(PCTENC_BUFFER_TOO_SMALL), "output buffer too small") == 0);
     CHECK(strcmp(pctenc_status_str(PCTENC_BAD_ARGUMENT), "bad argument") == 0);
     CHECK(strcmp(pctenc_status_str(PCTENC_INTERNAL_ERROR), "internal error") == 0);
-    CHECK(strcmp(pctenc_status_str(5), "unknown status") == 0);
+    CHECK(strcmp(pctenc_status_str(PCTENC_OUT_OF_MEMORY), "out of memory") == 0);
+    CHECK(strcmp(pctenc_status_str(PCTENC_STOPPED), "stopped by the callback") == 0);
+    CHECK(strcmp(pctenc_status_str(7), "unknown status") == 0);
     CHECK(strcmp(pctenc_status_str(-1), "unknown status") == 0);
-    for (int k = PCTENC_KIND_NONE; k <= PCTENC_KIND_INVALID_U_ESCAPE; k++) {
+    for (int k = PCTENC_KIND_NONE; k <= PCTENC_KIND_STOPPED; k++) {
         const char *s = pctenc_error_kind_str(k);
         CHECK(s != NULL && strlen(s) > 0 && strcmp(s, "unknown error kind") != 0);
     }
     CHECK(strcmp(pctenc_error_kind_str(PCTENC_KIND_FORBIDDEN_BYTE), "rejected byte: an escape decodes to a forbidden byte") == 0);
-    CHECK(strcmp(pctenc_error_kind_str(13), "unknown error kind") == 0);
+    CHECK(strcmp(pctenc_error_kind_str(PCTENC_KIND_OUT_OF_MEMORY), "out of memory") == 0);
+    CHECK(strcmp(pctenc_error_kind_str(15), "unknown error kind") == 0);
 }
 
 static void test_encoder_new(void) {
@@ -265,6 +273,12 @@ static void test_validate(void) {
     CHECK(pctenc_validate(component, S("50%!"), &err) == PCTENC_INVALID_INPUT && err.kind == PCTENC_KIND_INVALID_ESCAPE &&
           err.offset == 2);
     CHECK(pctenc_validate(component, NULL, 1, &err) == PCTENC_BAD_ARGUMENT && err.kind == PCTENC_KIND_BAD_ARGUMENT);
+    /* As documented: a set that keeps `%` copies a stray one, and its output does not validate. */
+    pctenc_encoder *path = encoder("path", 0);
+    CHECK(encodes_to(path, "/100%", "/100%"));
+    CHECK(pctenc_validate(path, S("/100%"), &err) == PCTENC_INVALID_INPUT && err.kind == PCTENC_KIND_TRUNCATED_ESCAPE &&
+          err.offset == 4);
+    pctenc_encoder_free(path);
     CHECK(pctenc_validate(NULL, S("a"), &err) == PCTENC_BAD_ARGUMENT);
     pctenc_encoder_free(component);
     pctenc_encoder_free(form);
@@ -386,8 +400,13 @@ static void test_decode(void) {
     CHECK(pctenc_decode_in_place(strict, buf, 9, &written, &err) == PCTENC_OK && written == 5 &&
           memcmp(buf, "a b+c", 5) == 0 && err.status == PCTENC_OK);
     uint8_t raw[] = "caf\xe9!";
-    CHECK(pctenc_decode_in_place(lossy, raw, 5, &written, &err) == PCTENC_BUFFER_TOO_SMALL && written == 0 &&
-          err.kind == PCTENC_KIND_BUFFER_TOO_SMALL && err.offset == 3);
+    /* Lossy, in place, too long: the size needed ("caf" + U+FFFD + "!"), and offset 0 (the
+     * input is gone; the core's index in the decoded bytes, 3, would read as an input offset). */
+    CHECK(pctenc_decode_in_place(lossy, raw, 5, &written, &err) == PCTENC_BUFFER_TOO_SMALL && written == 7 &&
+          err.kind == PCTENC_KIND_BUFFER_TOO_SMALL && err.offset == 0);
+    uint8_t raw2[] = "%41\xff\xff";
+    CHECK(pctenc_decode_in_place(lossy, raw2, 5, &written, &err) == PCTENC_BUFFER_TOO_SMALL && written == 7 &&
+          err.offset == 0);
     uint8_t escaped[] = "caf%E9";
     CHECK(pctenc_decode_in_place(lossy, escaped, 6, &written, NULL) == PCTENC_OK && written == 6 &&
           memcmp(escaped, "caf\xef\xbf\xbd", 6) == 0);
@@ -440,13 +459,53 @@ static int collect(void *user, const uint8_t *name, size_t name_len, const uint8
     return p->stop_after && p->count >= p->stop_after;
 }
 
+/* Where each piece of a pair points: S into src, D elsewhere (decoded), N an empty piece
+ * (not NULL), 0 NULL. */
+struct where {
+    const uint8_t *src;
+    size_t len;
+    int n;
+    char seen[64];
+};
+
+static char place(const struct where *w, const uint8_t *p, size_t n) {
+    if (p == NULL) return '0';
+    if (n == 0) return 'N';
+    return (p >= w->src && p + n <= w->src + w->len) ? 'S' : 'D';
+}
+
+static int locate(void *user, const uint8_t *name, size_t name_len, const uint8_t *value, size_t value_len) {
+    struct where *w = user;
+    size_t used = strlen(w->seen);
+    snprintf(w->seen + used, sizeof w->seen - used, "%s%c%c", w->n ? " " : "", place(w, name, name_len),
+             place(w, value, value_len));
+    w->n++;
+    return 0;
+}
+
 static void test_form(void) {
     struct pairs p = {"", 0, 0};
     pctenc_error err = junk_error();
     CHECK(pctenc_form_parse(S("a=1&&b=%zz+%41&c&=d&e=="), collect, &p, &err) == PCTENC_OK && err.status == PCTENC_OK);
     CHECK(strcmp(p.text, "[a=1][b=%zz A][c=][=d][e==]") == 0 && p.count == 5);
+    /* A callback that stops: PCTENC_STOPPED, and the offset where the rest starts. */
     struct pairs q = {"", 0, 2};
-    CHECK(pctenc_form_parse(S("x=1&y=2&z=3"), collect, &q, NULL) == PCTENC_OK && strcmp(q.text, "[x=1][y=2]") == 0);
+    err = junk_error();
+    CHECK(pctenc_form_parse(S("x=1&y=2&z=3"), collect, &q, &err) == PCTENC_STOPPED && strcmp(q.text, "[x=1][y=2]") == 0);
+    CHECK(err.status == PCTENC_STOPPED && err.kind == PCTENC_KIND_STOPPED && err.offset == 8 && err.byte == 0);
+    struct pairs last = {"", 0, 3};
+    CHECK(pctenc_form_parse(S("x=1&y=2&z=3"), collect, &last, &err) == PCTENC_STOPPED && err.offset == 11 &&
+          last.count == 3);
+    /* Not stopped when the callback never asks to stop. */
+    struct pairs all = {"", 0, 4};
+    CHECK(pctenc_form_parse(S("x=1&y=2&z=3"), collect, &all, &err) == PCTENC_OK && err.offset == 0 && all.count == 3);
+    /* Where the pieces point: unchanged ones into src, changed ones elsewhere; never NULL. */
+    static const uint8_t body[] = "a=&=b&plain=x%41y&c";
+    struct where w = {body, sizeof body - 1, 0, {0}};
+    CHECK(pctenc_form_parse(body, sizeof body - 1, locate, &w, NULL) == PCTENC_OK && w.n == 4);
+    /* a= : name in src, empty value not NULL; =b : empty name not NULL, value in src;
+     * plain=x%41y : name in src, value decoded elsewhere; c : name in src, empty value. */
+    CHECK(strcmp(w.seen, "SN NS SD SN") == 0);
     struct pairs r = {"", 0, 0};
     CHECK(pctenc_form_parse(S("caf\xe9=%FF"), collect, &r, NULL) == PCTENC_OK &&
           strcmp(r.text, "[caf\xef\xbf\xbd=\xef\xbf\xbd]") == 0);

@@ -324,6 +324,11 @@ proptest! {
                 prop_assert_eq!((st, err, written), (pctenc_status::PCTENC_OK, OK, n));
                 prop_assert_eq!(&c_buf[..n], &rust_buf[..n]);
             }
+            // Too long in lossy mode: the size needed, and offset 0 (the input is gone).
+            Err(e) if e.kind() == DecodeErrorKind::BufferTooSmall => {
+                let want = pctenc_error { offset: 0, ..expected(e) };
+                prop_assert_eq!((st, err, written), (pctenc_status::PCTENC_BUFFER_TOO_SMALL, want, e.needed().unwrap()));
+            }
             Err(e) => prop_assert_eq!((st, err, written), (status_of(expected(e).kind), expected(e), 0)),
         }
     }
@@ -362,6 +367,8 @@ proptest! {
             // SAFETY: `user` is the `Seen` passed below; the pieces are valid for the call.
             unsafe {
                 let seen = &mut *user.cast::<Seen>();
+                // Never NULL, even when empty.
+                assert!(!name.is_null() && !value.is_null());
                 let piece = |p: *const u8, n: usize| if n == 0 { Vec::new() } else { core::slice::from_raw_parts(p, n).to_vec() };
                 seen.pairs.push((piece(name, name_len), piece(value, value_len)));
                 i32::from(seen.pairs.len() == seen.stop)
@@ -369,12 +376,25 @@ proptest! {
         }
         let mut seen = Seen { pairs: Vec::new(), stop };
         // SAFETY: a valid input, a callback of the right type and its user pointer.
-        let st = unsafe { pctenc_form_parse(input.as_ptr(), input.len(), Some(collect), (&raw mut seen).cast(), ptr::null_mut()) };
-        prop_assert_eq!(st, pctenc_status::PCTENC_OK);
-        let mut want: Vec<(Vec<u8>, Vec<u8>)> =
-            pctenc_core::form::parse(&input).map(|(n, v)| (n.as_bytes().to_vec(), v.as_bytes().to_vec())).collect();
-        if stop > 0 {
-            want.truncate(stop);
+        let mut err = blank();
+        let st = unsafe { pctenc_form_parse(input.as_ptr(), input.len(), Some(collect), (&raw mut seen).cast(), &mut err) };
+        let mut pairs = pctenc_core::form::parse(&input);
+        let mut want = Vec::new();
+        let mut rest = None;
+        for (n, v) in pairs.by_ref() {
+            want.push((n.as_bytes().to_vec(), v.as_bytes().to_vec()));
+            if want.len() == stop {
+                // Stopped: the offset where the rest starts.
+                rest = Some(input.len() - pairs.remaining().len());
+                break;
+            }
+        }
+        match rest {
+            Some(offset) => prop_assert_eq!(
+                (st, err.kind, err.offset),
+                (pctenc_status::PCTENC_STOPPED, pctenc_error_kind::PCTENC_KIND_STOPPED, offset)
+            ),
+            None => prop_assert_eq!((st, err), (pctenc_status::PCTENC_OK, OK)),
         }
         prop_assert_eq!(seen.pairs, want);
     }
