@@ -170,11 +170,12 @@ pub enum Command {
     /// with each bad line's first problem on stderr.
     #[command(after_help = CHECK_EXIT_STATUS)]
     Check(CheckArgs),
-    /// Normalize escapes (RFC 3986 section 6.2.2): uppercase hex, decode unreserved characters.
+    /// Normalize escapes (RFC 3986 6.2.2.1-2): uppercase hex, decode unreserved characters.
     ///
     /// Uppercases the hex digits of every escape and decodes the escapes of unreserved
     /// characters (letters, digits, `-._~`). Nothing else changes: not reserved escapes, not a
-    /// `%` that starts no escape, not raw bytes (so lines stay lines). The escape of a hex digit
+    /// `%` that starts no escape, not raw bytes (so lines stay lines). Dot segments are not
+    /// removed (RFC 3986 6.2.2.3), and decoding `%2E` can make a `..` appear. The escape of a hex digit
     /// right after a `%` that starts no escape (`%%34`) stays escaped too, so that the output
     /// decodes to what the input decodes to.
     #[command(after_help = NORMALIZE_EXIT_STATUS)]

@@ -1,5 +1,5 @@
-//! `pctenc normalize`: RFC 3986 section 6.2.2 normalization, streamed in place in the read
-//! buffer.
+//! `pctenc normalize`: RFC 3986 sections 6.2.2.1 and 6.2.2.2 (escapes' case, unreserved
+//! characters decoded), streamed in place in the read buffer.
 //!
 //! Normalization never changes `\n` or `\r`, so line mode and binary mode are the same thing.
 //! What an escape becomes depends on the two bytes after its `%` and on the two bytes before it
