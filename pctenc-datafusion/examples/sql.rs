@@ -1,0 +1,95 @@
+//! Runs SQL over Parquet, CSV or NDJSON files with pctenc's functions registered.
+//!
+//! ```sh
+//! cargo run -p pctenc-datafusion --release --example sql -- \
+//!     "SELECT url_decode(path) AS path, count(*) AS hits FROM 'access.parquet' GROUP BY 1 ORDER BY 2 DESC LIMIT 10"
+//! ```
+//!
+//! Files are named in the query (`FROM 'logs/*.parquet'`, `'access.csv'`, `'events.ndjson'`:
+//! the extension picks the format), or registered as tables with `--table NAME=PATH` before
+//! the query. With `--ballista URL` (feature `ballista`) the query runs on the Ballista
+//! scheduler at URL (`df://host:50050`) instead of in this process.
+//! Exit status: 0 ok, 1 the query failed, 2 usage.
+
+use std::process::ExitCode;
+
+use datafusion::prelude::{CsvReadOptions, JsonReadOptions, ParquetReadOptions, SessionContext};
+
+const USAGE: &str = "usage: sql [--table NAME=PATH]... [--ballista URL] QUERY";
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let mut tables = Vec::new();
+    let mut query = None;
+    let mut ballista_url: Option<String> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--table" => match args.next().as_deref().and_then(|t| t.split_once('=')) {
+                Some((name, path)) => tables.push((name.to_string(), path.to_string())),
+                None => return usage("--table needs NAME=PATH"),
+            },
+            "--ballista" => match args.next() {
+                Some(url) => ballista_url = Some(url),
+                None => return usage("--ballista needs a URL"),
+            },
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            _ if query.is_none() => query = Some(arg),
+            _ => return usage("one query only"),
+        }
+    }
+    let Some(query) = query else { return usage("no query") };
+    match run(&query, &tables, ballista_url.as_deref()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sql: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn usage(why: &str) -> ExitCode {
+    eprintln!("sql: {why}\n{USAGE}");
+    ExitCode::from(2)
+}
+
+async fn context(ballista_url: Option<&str>) -> datafusion::error::Result<SessionContext> {
+    match ballista_url {
+        None => {
+            let ctx = SessionContext::new();
+            pctenc_datafusion::register(&ctx);
+            Ok(ctx)
+        }
+        #[cfg(feature = "ballista")]
+        Some(url) => pctenc_datafusion::ballista::remote(url).await,
+        #[cfg(not(feature = "ballista"))]
+        Some(_) => Err(datafusion::error::DataFusionError::Configuration(
+            "--ballista needs the `ballista` feature".into(),
+        )),
+    }
+}
+
+async fn run(
+    query: &str,
+    tables: &[(String, String)],
+    ballista_url: Option<&str>,
+) -> datafusion::error::Result<()> {
+    // `FROM 'access.parquet'`: files named in the query are tables.
+    let ctx = context(ballista_url).await?.enable_url_table();
+    for (name, path) in tables {
+        let lower = path.to_ascii_lowercase();
+        if lower.ends_with(".csv") {
+            ctx.register_csv(name, path, CsvReadOptions::new()).await?;
+        } else if lower.ends_with(".json") || lower.ends_with(".ndjson") {
+            let ext = if lower.ends_with(".json") { ".json" } else { ".ndjson" };
+            ctx.register_json(name, path, JsonReadOptions::default().file_extension(ext)).await?;
+        } else {
+            ctx.register_parquet(name, path, ParquetReadOptions::default()).await?;
+        }
+    }
+    let df = ctx.sql(query).await?;
+    df.show().await
+}

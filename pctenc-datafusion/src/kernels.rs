@@ -1,0 +1,640 @@
+//! Columnar kernels: pctenc's encoders and decoders over whole Arrow arrays.
+//!
+//! Every kernel takes any of the six byte-array kinds (`Utf8`, `LargeUtf8`, `Utf8View`,
+//! `Binary`, `LargeBinary`, `BinaryView`) and returns an array of the same kind (a
+//! [`BooleanArray`] for [`validate`]). Nulls stay null. An element that cannot be decoded
+//! fails the call with a [`KernelError`] naming its row and byte offset, or becomes null in
+//! the `try_` kernels.
+//!
+//! For the offset-based kinds the output is written into one buffer, sized once for the
+//! whole array (for encoding, one count of the escapes over the whole values buffer), and the
+//! offsets are rebuilt as the rows are written: no allocation per row. Rows never interact:
+//! an escape or a UTF-8 sequence never spans two rows (each row is encoded or decoded on its
+//! own, so a `%` at the end of a row is truncated there, whatever the next row holds). Above
+//! [`PAR_THRESHOLD`] bytes of values the rows are cut into chunks of about equal size that
+//! run on the rayon pool.
+//!
+//! ```
+//! use arrow::array::{Array, StringArray};
+//! use pctenc::{sets, Decoder, Encoder};
+//! use pctenc_datafusion::kernels;
+//!
+//! let paths = StringArray::from(vec![Some("/a b"), None, Some("/café")]);
+//! let encoded = kernels::encode(&paths, &Encoder::new(sets::COMPONENT)).unwrap();
+//! let encoded = encoded.as_any().downcast_ref::<StringArray>().unwrap();
+//! assert_eq!(encoded.value(0), "%2Fa%20b");
+//! assert!(encoded.is_null(1));
+//! assert_eq!(encoded.value(2), "%2Fcaf%C3%A9");
+//!
+//! let bad = StringArray::from(vec!["ok", "100%"]);
+//! let err = kernels::decode(&bad, &Decoder::new()).unwrap_err();
+//! assert_eq!((err.row(), err.offset()), (Some(1), Some(3)));
+//! let nulls = kernels::try_decode(&bad, &Decoder::new()).unwrap();
+//! assert!(nulls.is_valid(0) && nulls.is_null(1));
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+
+use arrow::array::{
+    Array, ArrayRef, BinaryViewArray, BooleanArray, BooleanBufferBuilder, GenericBinaryArray,
+    GenericByteViewArray, GenericStringArray, OffsetSizeTrait, StringViewArray,
+};
+use arrow::buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow::datatypes::{BinaryViewType, ByteViewType, DataType, StringViewType};
+use arrow::error::ArrowError;
+use pctenc::{DecodeErrorKind, Decoder, Encoder, Utf8Mode};
+use rayon::prelude::*;
+
+use crate::spark;
+
+/// Arrays with at least this many bytes of values are processed in chunks on the rayon pool
+/// (pctenc's own threshold for encoding, [`pctenc::PAR_ENCODE_THRESHOLD`]).
+pub const PAR_THRESHOLD: usize = pctenc::PAR_ENCODE_THRESHOLD;
+
+/// The error of a kernel: the row and byte offset of the element that failed, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelError {
+    row: Option<usize>,
+    offset: Option<usize>,
+    message: String,
+}
+
+impl KernelError {
+    fn at(row: usize, offset: usize, message: impl Into<String>) -> KernelError {
+        KernelError { row: Some(row), offset: Some(offset), message: message.into() }
+    }
+
+    fn whole(message: impl Into<String>) -> KernelError {
+        KernelError { row: None, offset: None, message: message.into() }
+    }
+
+    /// The row (index in the array given, slice offset not counted) that failed, if one did.
+    pub fn row(&self) -> Option<usize> {
+        self.row
+    }
+
+    /// The byte offset in that row's value where the problem is.
+    pub fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+
+    /// What went wrong, without the row and offset.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.row, self.offset) {
+            (Some(row), Some(offset)) => write!(f, "row {row}, offset {offset}: {}", self.message),
+            (Some(row), None) => write!(f, "row {row}: {}", self.message),
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+impl From<ArrowError> for KernelError {
+    fn from(e: ArrowError) -> KernelError {
+        KernelError::whole(e.to_string())
+    }
+}
+
+impl From<KernelError> for ArrowError {
+    fn from(e: KernelError) -> ArrowError {
+        ArrowError::ComputeError(e.to_string())
+    }
+}
+
+/// What one row's transformation gave.
+pub(crate) enum Row {
+    /// This many bytes written at the start of the output slice.
+    Written(usize),
+    /// The output slice is too small: it needs this many bytes.
+    Grow(usize),
+    /// The row fails: offset in the row and why (null for `try_` kernels).
+    Fail(usize, String),
+}
+
+/// Whether a failing row fails the call or becomes null.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum OnError {
+    Fail,
+    Null,
+}
+
+/// A transformation of rows: an upper bound of the output size of a run of rows (their
+/// values, contiguous), and the transformation of one row into a slice.
+pub(crate) trait RowOp: Sync {
+    /// The output size to reserve for `values` (the bytes of consecutive rows). Need not be
+    /// exact: a row that does not fit asks for more ([`Row::Grow`]).
+    fn reserve(&self, values: &[u8], rows: usize) -> usize;
+    /// Transforms one row into the start of `out`.
+    fn row(&self, input: &[u8], out: &mut [u8]) -> Row;
+}
+
+/// The output of a run of rows: the bytes, the length of each row, and which rows are valid.
+struct Piece {
+    bytes: Vec<u8>,
+    lens: Vec<usize>,
+    /// `None`: every row valid as in the input; else the validity of each row.
+    valid: Option<Vec<bool>>,
+}
+
+/// Runs `op` over `rows` rows whose values are `values[bounds[i]..bounds[i + 1]]`.
+fn run_rows(
+    op: &dyn RowOp,
+    values: &[u8],
+    bounds: &[usize],
+    is_valid: &(dyn Fn(usize) -> bool + Sync),
+    first_row: usize,
+    on_error: OnError,
+) -> Result<Piece, KernelError> {
+    let rows = bounds.len() - 1;
+    let span = &values[bounds[0]..bounds[rows]];
+    let mut bytes = vec![0u8; op.reserve(span, rows)];
+    let mut lens = Vec::with_capacity(rows);
+    let mut valid = Vec::with_capacity(rows);
+    let mut nulled = false;
+    let mut written = 0;
+    for i in 0..rows {
+        let row = first_row + i;
+        if !is_valid(row) {
+            lens.push(0);
+            valid.push(false);
+            continue;
+        }
+        let input = &values[bounds[i]..bounds[i + 1]];
+        let n = loop {
+            match op.row(input, &mut bytes[written..]) {
+                Row::Written(n) => break Some(n),
+                Row::Grow(needed) => {
+                    // Room for this row and, at the same rate, for the rest.
+                    let rest = bounds[rows] - bounds[i + 1];
+                    let more = needed.saturating_add(rest.saturating_mul(3));
+                    let len =
+                        written.checked_add(more).ok_or_else(|| KernelError::whole("output too large"))?;
+                    bytes.resize(len.max(bytes.len()), 0);
+                }
+                Row::Fail(offset, message) => match on_error {
+                    OnError::Fail => return Err(KernelError::at(row, offset, message)),
+                    OnError::Null => break None,
+                },
+            }
+        };
+        written += n.unwrap_or(0);
+        lens.push(n.unwrap_or(0));
+        valid.push(n.is_some());
+        nulled |= n.is_none();
+    }
+    let valid = nulled.then_some(valid);
+    bytes.truncate(written);
+    Ok(Piece { bytes, lens, valid })
+}
+
+/// Cuts `rows` rows (value bounds `bounds`, `rows + 1` entries) into runs of about `target`
+/// bytes each: the row indices where runs start, and `rows` at the end.
+fn cut(bounds: &[usize], target: usize) -> Vec<usize> {
+    let rows = bounds.len() - 1;
+    let mut cuts = vec![0];
+    let mut start = bounds[0];
+    for i in 1..rows {
+        if bounds[i] - start >= target {
+            cuts.push(i);
+            start = bounds[i];
+        }
+    }
+    cuts.push(rows);
+    cuts
+}
+
+/// The output of a run of rows written into its slot of the shared buffer: bytes written,
+/// row lengths, row validity (`None`: as the input).
+struct Slot {
+    written: usize,
+    lens: Vec<usize>,
+    valid: Option<Vec<bool>>,
+}
+
+/// Runs `op` over the rows of `bounds` (as [`run_rows`]) into `out`, a slot sized by
+/// [`RowOp::reserve`]: `Ok(None)` when a row needs more room than the slot has left.
+fn run_rows_into(
+    op: &dyn RowOp,
+    values: &[u8],
+    bounds: &[usize],
+    is_valid: &(dyn Fn(usize) -> bool + Sync),
+    first_row: usize,
+    on_error: OnError,
+    out: &mut [u8],
+) -> Result<Option<Slot>, KernelError> {
+    let rows = bounds.len() - 1;
+    let mut lens = Vec::with_capacity(rows);
+    let mut valid = Vec::with_capacity(rows);
+    let mut nulled = false;
+    let mut written = 0;
+    for i in 0..rows {
+        let row = first_row + i;
+        if !is_valid(row) {
+            lens.push(0);
+            valid.push(false);
+            continue;
+        }
+        let n = match op.row(&values[bounds[i]..bounds[i + 1]], &mut out[written..]) {
+            Row::Written(n) => Some(n),
+            Row::Grow(_) => return Ok(None),
+            Row::Fail(offset, message) => match on_error {
+                OnError::Fail => return Err(KernelError::at(row, offset, message)),
+                OnError::Null => None,
+            },
+        };
+        written += n.unwrap_or(0);
+        lens.push(n.unwrap_or(0));
+        valid.push(n.is_some());
+        nulled |= n.is_none();
+    }
+    Ok(Some(Slot { written, lens, valid: nulled.then_some(valid) }))
+}
+
+/// Runs `op` over all the rows, in parallel chunks when there are enough bytes: the output
+/// bytes, the row lengths, the row validity (`None`: as the input).
+///
+/// The output is one buffer, allocated once: each chunk writes into its own slot, sized by
+/// [`RowOp::reserve`] (exact for plain encoding), and the slots are then moved together
+/// within the buffer. Only when some row needs more room than its slot (lossy decoding of
+/// much invalid UTF-8) does the array go through [`run_rows`], which grows its buffer.
+fn run_all(
+    op: &dyn RowOp,
+    values: &[u8],
+    bounds: &[usize],
+    is_valid: &(dyn Fn(usize) -> bool + Sync),
+    on_error: OnError,
+) -> Result<Piece, KernelError> {
+    let rows = bounds.len() - 1;
+    let total = bounds[rows] - bounds[0];
+    let threads = rayon::current_num_threads();
+    let parallel = total >= PAR_THRESHOLD && threads >= 2 && rows >= 2;
+    // A few chunks a thread, so that uneven rows even out.
+    let cuts =
+        if parallel { cut(bounds, (total / (threads * 4)).max(PAR_THRESHOLD / 4)) } else { vec![0, rows] };
+    let span = |w: &[usize]| &values[bounds[w[0]]..bounds[w[1]]];
+    let sizes: Vec<usize> = if parallel {
+        cuts.par_windows(2).map(|w| op.reserve(span(w), w[1] - w[0])).collect()
+    } else {
+        cuts.windows(2).map(|w| op.reserve(span(w), w[1] - w[0])).collect()
+    };
+    let size = sizes
+        .iter()
+        .try_fold(0usize, |a, &b| a.checked_add(b))
+        .ok_or_else(|| KernelError::whole("output too large"))?;
+    let mut bytes = vec![0u8; size];
+    let mut slots = Vec::with_capacity(sizes.len());
+    let mut rest = &mut bytes[..];
+    for &n in &sizes {
+        let (head, tail) = rest.split_at_mut(n);
+        slots.push(head);
+        rest = tail;
+    }
+    let work = |(w, slot): (&[usize], &mut [u8])| {
+        run_rows_into(op, values, &bounds[w[0]..=w[1]], is_valid, w[0], on_error, slot)
+    };
+    // Every chunk's result, in order: the error to report is the first row's, not the first
+    // found.
+    let done: Vec<Option<Slot>> = if parallel {
+        let all: Vec<_> = cuts.par_windows(2).zip(slots.into_par_iter()).map(work).collect();
+        all.into_iter().collect::<Result<_, _>>()?
+    } else {
+        cuts.windows(2).zip(slots).map(work).collect::<Result<_, _>>()?
+    };
+    let Some(done) = done.into_iter().collect::<Option<Vec<Slot>>>() else {
+        return run_rows(op, values, bounds, is_valid, 0, on_error);
+    };
+    // Move the slots together.
+    let (mut from, mut to) = (0, 0);
+    for (slot, &n) in done.iter().zip(&sizes) {
+        if from != to {
+            bytes.copy_within(from..from + slot.written, to);
+        }
+        to += slot.written;
+        from += n;
+    }
+    bytes.truncate(to);
+    let mut lens = Vec::with_capacity(rows);
+    let any_null = done.iter().any(|s| s.valid.is_some());
+    let mut valid = any_null.then(|| Vec::with_capacity(rows));
+    for (w, slot) in cuts.windows(2).zip(&done) {
+        lens.extend_from_slice(&slot.lens);
+        if let Some(v) = valid.as_mut() {
+            match &slot.valid {
+                Some(sv) => v.extend_from_slice(sv),
+                None => v.extend((w[0]..w[1]).map(is_valid)),
+            }
+        }
+    }
+    Ok(Piece { bytes, lens, valid })
+}
+
+/// The offsets of rows of lengths `lens`, checked against `O`'s range.
+fn offsets<O: OffsetSizeTrait>(lens: &[usize]) -> Result<OffsetBuffer<O>, KernelError> {
+    let mut out = Vec::with_capacity(lens.len() + 1);
+    let mut at = 0usize;
+    out.push(O::usize_as(0));
+    for &len in lens {
+        at += len;
+        out.push(O::from_usize(at).ok_or_else(|| {
+            KernelError::whole(format!(
+                "output of {at} bytes too large for {}-bit offsets: use the Large or View kind",
+                if O::IS_LARGE { 64 } else { 32 }
+            ))
+        })?);
+    }
+    Ok(OffsetBuffer::new(ScalarBuffer::from(out)))
+}
+
+fn null_buffer(input: Option<&NullBuffer>, valid: Option<Vec<bool>>) -> Option<NullBuffer> {
+    match valid {
+        None => input.cloned(),
+        Some(v) => {
+            let mut b = BooleanBufferBuilder::new(v.len());
+            b.append_slice(&v);
+            Some(NullBuffer::new(b.finish()))
+        }
+    }
+}
+
+/// Applies `op` to an offset-based array (string when `utf8`): values, offsets and nulls.
+fn apply_offsets<O: OffsetSizeTrait>(
+    op: &dyn RowOp,
+    values: &[u8],
+    offs: &OffsetBuffer<O>,
+    nulls: Option<&NullBuffer>,
+    on_error: OnError,
+) -> Result<(OffsetBuffer<O>, Buffer, Option<NullBuffer>), KernelError> {
+    let bounds: Vec<usize> = offs.iter().map(|o| o.as_usize()).collect();
+    let is_valid = |i: usize| nulls.is_none_or(|n| n.is_valid(i));
+    let piece = run_all(op, values, &bounds, &is_valid, on_error)?;
+    let offsets = offsets::<O>(&piece.lens)?;
+    Ok((offsets, Buffer::from_vec(piece.bytes), null_buffer(nulls, piece.valid)))
+}
+
+/// Applies `op` to a view array: rows through one scratch buffer into a view builder.
+fn apply_views<T: ByteViewType>(
+    op: &dyn RowOp,
+    array: &GenericByteViewArray<T>,
+    on_error: OnError,
+) -> Result<ArrayRef, KernelError> {
+    // Gather the rows' bounds over one contiguous copy of their bytes, so that the
+    // offset-based driver (chunks, parallelism, sizing) does the work.
+    let mut values = Vec::new();
+    let mut bounds = Vec::with_capacity(array.len() + 1);
+    bounds.push(0);
+    for i in 0..array.len() {
+        if array.is_valid(i) {
+            let v: &[u8] = array.value(i).as_ref();
+            values.extend_from_slice(v);
+        }
+        bounds.push(values.len());
+    }
+    let nulls = array.nulls();
+    let is_valid = |i: usize| nulls.is_none_or(|n| n.is_valid(i));
+    let piece = run_all(op, &values, &bounds, &is_valid, on_error)?;
+    let nulls = null_buffer(nulls, piece.valid);
+    let (all, nulls) = (&piece.bytes[..], &nulls);
+    let rows = || {
+        let mut at = 0;
+        piece.lens.iter().enumerate().map(move |(i, &len)| {
+            let bytes = &all[at..at + len];
+            at += len;
+            (i, nulls.as_ref().is_none_or(|n| n.is_valid(i)).then_some(bytes))
+        })
+    };
+    if T::IS_UTF8 {
+        let mut out = arrow::array::StringViewBuilder::with_capacity(array.len());
+        for (i, row) in rows() {
+            match row {
+                None => out.append_null(),
+                Some(bytes) => out.append_value(std::str::from_utf8(bytes).map_err(|e| {
+                    KernelError::at(
+                        i,
+                        e.valid_up_to(),
+                        "output is not valid UTF-8 (a binary kind would keep it)",
+                    )
+                })?),
+            }
+        }
+        Ok(Arc::new(out.finish()))
+    } else {
+        let mut out = arrow::array::BinaryViewBuilder::with_capacity(array.len());
+        for (_, row) in rows() {
+            match row {
+                None => out.append_null(),
+                Some(bytes) => out.append_value(bytes),
+            }
+        }
+        Ok(Arc::new(out.finish()))
+    }
+}
+
+/// Applies `op` to any of the six kinds, giving the same kind.
+pub(crate) fn apply(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Result<ArrayRef, KernelError> {
+    macro_rules! offsets_kind {
+        ($arr:ty, $utf8:expr) => {{
+            let a = array.as_any().downcast_ref::<$arr>().expect("kind checked");
+            let (offsets, values, nulls) = apply_offsets(op, a.values(), a.offsets(), a.nulls(), on_error)?;
+            if $utf8 {
+                let out = GenericStringArray::try_new(offsets, values, nulls).map_err(invalid_utf8)?;
+                Ok(Arc::new(out) as ArrayRef)
+            } else {
+                Ok(Arc::new(GenericBinaryArray::try_new(offsets, values, nulls)?) as ArrayRef)
+            }
+        }};
+    }
+    match array.data_type() {
+        DataType::Utf8 => offsets_kind!(GenericStringArray<i32>, true),
+        DataType::LargeUtf8 => offsets_kind!(GenericStringArray<i64>, true),
+        DataType::Binary => offsets_kind!(GenericBinaryArray<i32>, false),
+        DataType::LargeBinary => offsets_kind!(GenericBinaryArray<i64>, false),
+        DataType::Utf8View => apply_views::<StringViewType>(
+            op,
+            array.as_any().downcast_ref::<StringViewArray>().expect("kind"),
+            on_error,
+        ),
+        DataType::BinaryView => apply_views::<BinaryViewType>(
+            op,
+            array.as_any().downcast_ref::<BinaryViewArray>().expect("kind"),
+            on_error,
+        ),
+        other => Err(KernelError::whole(format!(
+            "expected a string or binary array (Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView), got {other}"
+        ))),
+    }
+}
+
+fn invalid_utf8(e: ArrowError) -> KernelError {
+    KernelError::whole(format!("output is not valid UTF-8 (a binary kind would keep it): {e}"))
+}
+
+/// Whether `dt` is a string kind (as opposed to binary).
+pub(crate) fn is_utf8(dt: &DataType) -> bool {
+    matches!(dt, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+}
+
+struct EncodeOp<'a> {
+    enc: &'a Encoder,
+    /// Escapes are per byte (no re-quoting, no IRI): the count over the whole buffer is the
+    /// sum of the rows' counts.
+    plain: bool,
+}
+
+impl RowOp for EncodeOp<'_> {
+    fn reserve(&self, values: &[u8], _rows: usize) -> usize {
+        if self.plain {
+            self.enc.encoded_len(values)
+        } else {
+            // Re-quoting and IRI sets look at neighbouring bytes: an upper bound.
+            values.len().saturating_mul(3)
+        }
+    }
+
+    fn row(&self, input: &[u8], out: &mut [u8]) -> Row {
+        match self.enc.encode_slice(input, out) {
+            Ok(n) => Row::Written(n),
+            Err(e) => Row::Grow(e.needed()),
+        }
+    }
+}
+
+fn encode_op(enc: &Encoder) -> EncodeOp<'_> {
+    EncodeOp { enc, plain: !enc.is_keeping_escapes() && !enc.set().is_iri() }
+}
+
+/// Encodes every element with `enc`. Encoding never fails on the content; the error is for
+/// an output too large for the array kind's offsets, or an input that is not one of the six
+/// kinds.
+///
+/// ```
+/// use arrow::array::{Array, BinaryArray};
+/// use pctenc::{sets, Encoder};
+///
+/// let raw = BinaryArray::from_vec(vec![b"a\xFF", b"+"]);
+/// let out = pctenc_datafusion::kernels::encode(&raw, &Encoder::new(sets::FORM)).unwrap();
+/// let out = out.as_any().downcast_ref::<BinaryArray>().unwrap();
+/// assert_eq!((out.value(0), out.value(1)), (&b"a%FF"[..], &b"%2B"[..]));
+/// ```
+pub fn encode(array: &dyn Array, enc: &Encoder) -> Result<ArrayRef, KernelError> {
+    apply(array, &encode_op(enc), OnError::Fail)
+}
+
+struct DecodeOp {
+    dec: Decoder,
+}
+
+impl RowOp for DecodeOp {
+    fn reserve(&self, values: &[u8], _rows: usize) -> usize {
+        // Never longer, except for lossy replacements (those rows ask for more).
+        values.len()
+    }
+
+    fn row(&self, input: &[u8], out: &mut [u8]) -> Row {
+        match self.dec.decode_slice(input, out) {
+            Ok(n) => Row::Written(n),
+            Err(e) if e.kind() == DecodeErrorKind::BufferTooSmall => {
+                Row::Grow(e.needed().unwrap_or(input.len().saturating_mul(3)))
+            }
+            Err(e) => Row::Fail(e.offset(), e.kind().to_string()),
+        }
+    }
+}
+
+/// The decoder for an array of kind `dt`: for the string kinds, [`Utf8Mode::Bytes`] becomes
+/// [`Utf8Mode::Strict`], since the output must be UTF-8.
+fn decoder_for(dt: &DataType, dec: &Decoder) -> Decoder {
+    if is_utf8(dt) && dec.utf8_mode() == Utf8Mode::Bytes { dec.utf8(Utf8Mode::Strict) } else { *dec }
+}
+
+/// Decodes every element with `dec`. For the string kinds the output must be UTF-8: a
+/// decoder in [`Utf8Mode::Bytes`] works as in [`Utf8Mode::Strict`] there (use a binary kind
+/// for raw bytes, or [`Utf8Mode::Lossy`]).
+///
+/// # Errors
+///
+/// The first element that does not decode, by row and byte offset (the decoder's
+/// [`DecodeError`](pctenc::DecodeError)); an input that is not one of the six kinds.
+pub fn decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelError> {
+    apply(array, &DecodeOp { dec: decoder_for(array.data_type(), dec) }, OnError::Fail)
+}
+
+/// [`decode`], with null for each element that does not decode.
+pub fn try_decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelError> {
+    apply(array, &DecodeOp { dec: decoder_for(array.data_type(), dec) }, OnError::Null)
+}
+
+struct NormalizeOp;
+
+impl RowOp for NormalizeOp {
+    fn reserve(&self, values: &[u8], _rows: usize) -> usize {
+        values.len()
+    }
+
+    fn row(&self, input: &[u8], out: &mut [u8]) -> Row {
+        match pctenc::normalize_slice(input, out) {
+            Ok(n) => Row::Written(n),
+            Err(e) => Row::Grow(e.needed()),
+        }
+    }
+}
+
+/// [`pctenc::normalize`] on every element: hex digits uppercased, escapes of unreserved
+/// bytes decoded. Never fails on the content (the output of UTF-8 is UTF-8).
+pub fn normalize(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    apply(array, &NormalizeOp, OnError::Fail)
+}
+
+/// Whether each element is a correct encoding for `enc`'s set ([`Encoder::validate`]); null
+/// stays null.
+pub fn validate(array: &dyn Array, enc: &Encoder) -> Result<BooleanArray, KernelError> {
+    macro_rules! each {
+        ($arr:ty) => {{
+            let a = array.as_any().downcast_ref::<$arr>().expect("kind checked");
+            let check = |i: usize| {
+                let v: &[u8] = a.value(i).as_ref();
+                enc.validate(v).is_ok()
+            };
+            let bits: Vec<bool> = if a.len() >= 4096 && a.get_buffer_memory_size() >= PAR_THRESHOLD {
+                (0..a.len()).into_par_iter().map(check).collect()
+            } else {
+                (0..a.len()).map(check).collect()
+            };
+            Ok(BooleanArray::new(bits.into(), a.nulls().cloned()))
+        }};
+    }
+    match array.data_type() {
+        DataType::Utf8 => each!(GenericStringArray<i32>),
+        DataType::LargeUtf8 => each!(GenericStringArray<i64>),
+        DataType::Binary => each!(GenericBinaryArray<i32>),
+        DataType::LargeBinary => each!(GenericBinaryArray<i64>),
+        DataType::Utf8View => each!(StringViewArray),
+        DataType::BinaryView => each!(BinaryViewArray),
+        other => Err(KernelError::whole(format!("expected a string or binary array, got {other}"))),
+    }
+}
+
+/// Spark's `url_encode`: `java.net.URLEncoder.encode(s, UTF_8)`, which is pctenc's `form`
+/// set (`A-Za-z0-9.-*_` kept, space as `+`, the rest as uppercase `%HH` of its UTF-8).
+pub fn url_encode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    encode(array, &Encoder::new(pctenc::sets::FORM))
+}
+
+/// Spark's `url_decode`: `java.net.URLDecoder.decode(s, UTF_8)` byte for byte, quirks
+/// included (see [`crate::spark`]). A malformed escape fails the call with Spark's
+/// `CANNOT_DECODE_URL` message, the row and the offset of its `%`.
+pub fn url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    apply(array, &spark::UrlDecodeOp, OnError::Fail)
+}
+
+/// Spark's `try_url_decode`: [`url_decode`] with null where it fails.
+pub fn try_url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    apply(array, &spark::UrlDecodeOp, OnError::Null)
+}

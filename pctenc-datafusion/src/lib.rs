@@ -1,0 +1,67 @@
+//! pctenc for columnar data and SQL: percent-encoding kernels over Apache Arrow arrays,
+//! scalar functions for Apache DataFusion, and (feature `ballista`) the same functions on an
+//! Apache Ballista cluster.
+//!
+//! - [`kernels`]: encode, decode, validate and normalize whole arrays of any of the six
+//!   byte-array kinds, nulls kept, errors by row and byte offset.
+//! - [`register`]: the SQL functions, Spark-compatible `url_encode`, `url_decode` and
+//!   `try_url_decode`, and pctenc's own `percent_encode`, `percent_decode`,
+//!   `try_percent_decode`, `percent_validate` and `percent_normalize`.
+//! - [`spark`]: `java.net.URLDecoder`'s rules, quirks included.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> datafusion::error::Result<()> {
+//! use datafusion::prelude::SessionContext;
+//!
+//! let ctx = SessionContext::new();
+//! pctenc_datafusion::register(&ctx);
+//! let df = ctx.sql("SELECT url_decode('a+b%26c%3D%C3%A9') AS v, percent_encode('/a b', 'path') AS p").await?;
+//! let batches = df.collect().await?;
+//! let text = arrow::util::pretty::pretty_format_batches(&batches)?.to_string();
+//! assert!(text.contains("a b&c=é") && text.contains("/a%20b"));
+//! # Ok(())
+//! # }
+//! ```
+
+use std::sync::Arc;
+
+use datafusion::common::Result;
+use datafusion::execution::FunctionRegistry;
+use datafusion::logical_expr::ScalarUDF;
+use datafusion::prelude::SessionContext;
+
+pub mod kernels;
+pub mod spark;
+mod udf;
+
+#[cfg(feature = "ballista")]
+pub mod ballista;
+
+pub use udf::functions;
+
+/// Registers every function on `ctx` (replacing functions of the same names, such as
+/// DataFusion's own Spark functions when those are registered).
+pub fn register(ctx: &SessionContext) {
+    for f in functions() {
+        ctx.register_udf(Arc::unwrap_or_clone(f));
+    }
+}
+
+/// Registers every function in any [`FunctionRegistry`] (a `SessionState`, Ballista's
+/// registries).
+///
+/// # Errors
+///
+/// What the registry reports.
+pub fn register_in(registry: &mut dyn FunctionRegistry) -> Result<()> {
+    for f in functions() {
+        registry.register_udf(f)?;
+    }
+    Ok(())
+}
+
+/// The names of the functions [`register`] adds.
+pub fn function_names() -> Vec<String> {
+    functions().iter().map(|f: &Arc<ScalarUDF>| f.name().to_string()).collect()
+}
