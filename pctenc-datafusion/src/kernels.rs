@@ -6,11 +6,14 @@
 //! fails the call with a [`KernelError`] naming its row and byte offset, or becomes null in
 //! the `try_` kernels.
 //!
-//! For the offset-based kinds the output is written into one buffer, sized once for the
-//! whole array (for encoding, one count of the escapes over the whole values buffer), and the
-//! offsets are rebuilt as the rows are written: no allocation per row. Rows never interact:
-//! an escape or a UTF-8 sequence never spans two rows (each row is encoded or decoded on its
-//! own, so a `%` at the end of a row is truncated there, whatever the next row holds). Above
+//! The output is written into one buffer, sized once for the whole array, and the offsets
+//! are rebuilt: no allocation per row. Rows never interact: an escape or a UTF-8 sequence
+//! never spans two rows (a `%` at the end of a row is truncated there, whatever the next row
+//! holds). Where that changes nothing, a whole chunk of values is transformed in one call:
+//! plain encoding (no re-quoting, no IRI set) treats each byte on its own, so it measures the
+//! rows (a count of their escapes) and encodes the values; strict decoding decodes the values
+//! when no `%` sits in a row's last two bytes and each row's output starts at a character
+//! boundary, and goes row by row otherwise (or when a row fails, to name it). Above
 //! [`PAR_THRESHOLD`] bytes of values the rows are cut into chunks of about equal size that
 //! run on the rayon pool.
 //!
@@ -63,6 +66,15 @@ pub struct KernelError {
 impl KernelError {
     fn at(row: usize, offset: usize, message: impl Into<String>) -> KernelError {
         KernelError { row: Some(row), offset: Some(offset), message: message.into() }
+    }
+
+    pub(crate) fn in_row(row: usize, message: impl Into<String>) -> KernelError {
+        KernelError { row: Some(row), offset: None, message: message.into() }
+    }
+
+    /// The same error with its row renumbered by `f` (from a part of an array to the whole).
+    pub(crate) fn map_row(self, f: impl FnOnce(usize) -> usize) -> KernelError {
+        KernelError { row: self.row.map(f), ..self }
     }
 
     fn whole(message: impl Into<String>) -> KernelError {
@@ -134,6 +146,17 @@ pub(crate) trait RowOp: Sync {
     fn reserve(&self, values: &[u8], rows: usize) -> usize;
     /// Transforms one row into the start of `out`.
     fn row(&self, input: &[u8], out: &mut [u8]) -> Row;
+    /// Transforms a whole run of rows (values `values[bounds[0]..bounds[last]]`, row `i` at
+    /// `bounds[i]..bounds[i + 1]`) into the start of `out` (room for [`reserve`]) in one go,
+    /// where that gives exactly what the rows give one by one: the bytes written and each
+    /// row's length. `None` (the default) when it cannot tell it would, or it does not: the
+    /// rows are then transformed one by one. Rows under a null are transformed too (what an
+    /// array holds under a null is unspecified), so that the values stay contiguous.
+    ///
+    /// [`reserve`]: RowOp::reserve
+    fn chunk(&self, _values: &[u8], _bounds: &[usize], _out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
+        None
+    }
 }
 
 /// The output of a run of rows: the bytes, the length of each row, and which rows are valid.
@@ -201,10 +224,10 @@ fn cut(bounds: &[usize], target: usize) -> Vec<usize> {
     let rows = bounds.len() - 1;
     let mut cuts = vec![0];
     let mut start = bounds[0];
-    for i in 1..rows {
-        if bounds[i] - start >= target {
+    for (i, &at) in bounds.iter().enumerate().take(rows).skip(1) {
+        if at - start >= target {
             cuts.push(i);
-            start = bounds[i];
+            start = at;
         }
     }
     cuts.push(rows);
@@ -298,7 +321,11 @@ fn run_all(
         rest = tail;
     }
     let work = |(w, slot): (&[usize], &mut [u8])| {
-        run_rows_into(op, values, &bounds[w[0]..=w[1]], is_valid, w[0], on_error, slot)
+        let rows = &bounds[w[0]..=w[1]];
+        match op.chunk(values, rows, slot) {
+            Some((written, lens)) => Ok(Some(Slot { written, lens, valid: None })),
+            None => run_rows_into(op, values, rows, is_valid, w[0], on_error, slot),
+        }
     };
     // Every chunk's result, in order: the error to report is the first row's, not the first
     // found.
@@ -504,6 +531,18 @@ impl RowOp for EncodeOp<'_> {
             Err(e) => Row::Grow(e.needed()),
         }
     }
+
+    fn chunk(&self, values: &[u8], bounds: &[usize], out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
+        // Each byte is kept or escaped on its own (no escape to copy, no character to keep),
+        // so the rows' outputs, one after the other, are the output of their values: measure
+        // the rows, encode the values in one call.
+        if !self.plain {
+            return None;
+        }
+        let lens: Vec<usize> = bounds.windows(2).map(|r| self.enc.encoded_len(&values[r[0]..r[1]])).collect();
+        let n = self.enc.encode_slice(&values[bounds[0]..bounds[bounds.len() - 1]], out).ok()?;
+        (lens.iter().sum::<usize>() == n).then_some((n, lens))
+    }
 }
 
 fn encode_op(enc: &Encoder) -> EncodeOp<'_> {
@@ -546,6 +585,58 @@ impl RowOp for DecodeOp {
             Err(e) => Row::Fail(e.offset(), e.kind().to_string()),
         }
     }
+
+    fn chunk(&self, values: &[u8], bounds: &[usize], out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
+        decode_chunk(&self.dec, values, bounds, out)
+    }
+}
+
+/// [`RowOp::chunk`] for a decoder whose every escape is `%HH` and shortens the output by two
+/// bytes (strict escapes, no `%u`, nothing kept encoded, UTF-8 checked or not at all): the
+/// values of a run of rows decoded in one call. That equals decoding the rows one by one
+/// when no escape can cross a row's end (no `%` in a row's last two bytes), the whole
+/// decoding succeeds (every `%` starts an escape: each row's do), and, when UTF-8 is
+/// checked, each row's output starts at a character boundary of the (valid) whole. Each
+/// row's length is then its input's less two bytes a `%`. `None` otherwise, and for any
+/// row that fails: the rows then go one by one, which finds the row, the offset and the
+/// reason.
+pub(crate) fn decode_chunk(
+    dec: &Decoder,
+    values: &[u8],
+    bounds: &[usize],
+    out: &mut [u8],
+) -> Option<(usize, Vec<usize>)> {
+    let utf8 = match dec.utf8_mode() {
+        Utf8Mode::Strict => true,
+        Utf8Mode::Bytes => false,
+        _ => return None,
+    };
+    if dec.is_lenient() || dec.is_legacy_u() || (0..=255).any(|b| dec.kept_encoded().contains(b)) {
+        return None;
+    }
+    let mut lens = Vec::with_capacity(bounds.len() - 1);
+    for r in bounds.windows(2) {
+        let row = &values[r[0]..r[1]];
+        if row.len() >= 2 && row[row.len() - 2..].contains(&b'%') || row.last() == Some(&b'%') {
+            return None;
+        }
+        // A plain loop: the compiler vectorizes it.
+        let escapes = row.iter().filter(|&&b| b == b'%').count();
+        // More `%` than room for their escapes: the row cannot decode.
+        lens.push(row.len().checked_sub(2 * escapes)?);
+    }
+    let n = dec.decode_slice(&values[bounds[0]..bounds[bounds.len() - 1]], out).ok()?;
+    if utf8 {
+        // The whole is valid UTF-8; each row is if it starts at a character boundary.
+        let mut at = 0;
+        for &len in &lens {
+            if out.get(at).is_some_and(|&b| (0x80..0xC0).contains(&b)) {
+                return None;
+            }
+            at += len;
+        }
+    }
+    (lens.iter().sum::<usize>() == n).then_some((n, lens))
 }
 
 /// The decoder for an array of kind `dt`: for the string kinds, [`Utf8Mode::Bytes`] becomes

@@ -325,4 +325,9 @@ impl RowOp for UrlDecodeOp {
             Err(e) => Row::Fail(e.offset, cannot_decode_url(&String::from_utf8_lossy(input))),
         }
     }
+
+    fn chunk(&self, values: &[u8], bounds: &[usize], out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
+        // Where the fast path decodes every row, its output is Java's.
+        crate::kernels::decode_chunk(&FAST, values, bounds, out)
+    }
 }

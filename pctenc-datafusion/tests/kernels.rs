@@ -338,3 +338,47 @@ fn nulls_and_kinds() {
         kernels::encode(&arrow::array::Int32Array::from(vec![1]), &Encoder::new(sets::FORM)).unwrap_err();
     assert!(err.to_string().contains("expected a string or binary array"), "{err}");
 }
+
+/// What an array holds under a null is unspecified: bytes there (a `%` that starts no escape,
+/// non-ASCII text, a lone `%` at the end) change no valid row, fail nothing, and stay null,
+/// for plain encoding (which encodes the values buffer whole, null rows included) and for
+/// the row-by-row kernels.
+#[test]
+fn values_under_nulls() {
+    use arrow::buffer::{NullBuffer, OffsetBuffer};
+    let values = "a b%zzé/x?%".as_bytes();
+    // Rows: "a b", null over "%zz", "é/x?", null over "%".
+    let offsets = OffsetBuffer::<i32>::new(vec![0, 3, 6, 11, 12].into());
+    let nulls = NullBuffer::from(vec![true, false, true, false]);
+    let want = [Some(&b"a b"[..]), None, Some("é/x?".as_bytes()), None];
+    let strings = StringArray::try_new(offsets.clone(), values.to_vec().into(), Some(nulls.clone())).unwrap();
+    let binary = BinaryArray::try_new(offsets, values.to_vec().into(), Some(nulls)).unwrap();
+    let inputs: [ArrayRef; 4] = [
+        Arc::new(strings.clone()),
+        Arc::new(binary.clone()),
+        Arc::new(strings.slice(1, 3)),
+        Arc::new(binary.slice(1, 3)),
+    ];
+    for (n, input) in inputs.iter().enumerate() {
+        let want: Vec<Option<Vec<u8>>> =
+            want[if n < 2 { 0 } else { 1 }..].iter().map(|r| r.map(<[u8]>::to_vec)).collect();
+        for enc in [
+            Encoder::new(sets::COMPONENT),
+            Encoder::new(sets::FORM),
+            Encoder::new(sets::PATH).keep_escapes(true),
+        ] {
+            let got = kernels::encode(input.as_ref(), &enc).unwrap();
+            assert_eq!(rows_of(got.as_ref()), expect_encode(&enc, &want), "{n} {enc:?}");
+        }
+        for dec in [Decoder::new(), Decoder::new().plus_as_space(true)] {
+            let got = kernels::decode(input.as_ref(), &dec).unwrap();
+            let want: Vec<_> =
+                want.iter().map(|r| r.as_ref().map(|b| dec.decode(b).unwrap().into_owned())).collect();
+            assert_eq!(rows_of(got.as_ref()), want, "{n} {dec:?}");
+        }
+        let got = kernels::url_decode(input.as_ref()).unwrap();
+        assert_eq!(got.null_count(), input.null_count());
+        let got = kernels::normalize(input.as_ref()).unwrap();
+        assert_eq!(rows_of(got.as_ref()), want, "{n}");
+    }
+}
