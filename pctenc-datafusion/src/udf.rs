@@ -4,7 +4,7 @@ use std::sync::{Arc, LazyLock};
 
 use arrow::array::{Array, ArrayRef};
 use arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{DataFusionError, Result, ScalarValue, exec_err, plan_err};
+use datafusion::common::{DataFusionError, Result, ScalarValue, exec_err};
 use datafusion::logical_expr::{
     ColumnarValue, DocSection, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl,
     Signature, TypeSignature, Volatility,
@@ -52,15 +52,13 @@ fn set_names() -> String {
     pctenc::sets::NAMED.iter().map(|n| n.name).collect::<Vec<_>>().join(", ")
 }
 
-fn parse_set(name: &str) -> Result<Set> {
-    Set::by_name(name).ok_or_else(|| {
-        DataFusionError::Plan(format!("unknown set `{name}`: expected one of {}", set_names()))
-    })
+fn parse_set(name: &str) -> Result<Set, String> {
+    Set::by_name(name).ok_or_else(|| format!("unknown set `{name}`: expected one of {}", set_names()))
 }
 
 /// The decoding modes of `percent_decode`: a comma-separated list of `strict` (the default:
 /// nothing), `lenient`, `plus`, `lossy`.
-fn parse_mode(mode: &str) -> Result<Decoder> {
+fn parse_mode(mode: &str) -> Result<Decoder, String> {
     let mut dec = Decoder::new();
     for word in mode.split(',').map(str::trim).filter(|w| !w.is_empty()) {
         dec = match word.to_ascii_lowercase().as_str() {
@@ -69,10 +67,10 @@ fn parse_mode(mode: &str) -> Result<Decoder> {
             "plus" => dec.plus_as_space(true),
             "lossy" => dec.utf8(Utf8Mode::Lossy),
             _ => {
-                return plan_err!(
+                return Err(format!(
                     "unknown decoding mode `{word}`: expected strict, lenient, plus or lossy (or several, \
                      comma-separated)"
-                );
+                ));
             }
         };
     }
@@ -87,29 +85,39 @@ fn literal_str(value: Option<&ScalarValue>) -> Option<Option<&str>> {
     }
 }
 
-fn kernel_error(e: KernelError) -> DataFusionError {
-    DataFusionError::Execution(e.to_string())
+/// A kernel's error in SQL: its message, then the row and offset. A scalar function sees one
+/// batch of rows at a time and not where the batch starts in the table, so the row counts
+/// within the batch; the value itself is in Spark's message (`url_decode`).
+fn sql_error(e: KernelError) -> DataFusionError {
+    DataFusionError::Execution(match (e.row(), e.offset()) {
+        (Some(row), Some(offset)) => format!("{} (batch row {row}, offset {offset})", e.message()),
+        (Some(row), None) => format!("{} (batch row {row})", e.message()),
+        _ => e.message().to_owned(),
+    })
 }
 
+type KernelResult = std::result::Result<ArrayRef, KernelError>;
+
 /// Runs `f` on the first argument: an array, or a scalar (computed once, as a one-row array).
-fn on_first(args: &ScalarFunctionArgs, f: impl Fn(&dyn Array) -> Result<ArrayRef>) -> Result<ColumnarValue> {
+fn on_first(args: &ScalarFunctionArgs, f: impl Fn(&dyn Array) -> KernelResult) -> Result<ColumnarValue> {
     match &args.args[0] {
-        ColumnarValue::Array(a) => Ok(ColumnarValue::Array(f(a.as_ref())?)),
+        ColumnarValue::Array(a) => Ok(ColumnarValue::Array(f(a.as_ref()).map_err(sql_error)?)),
         ColumnarValue::Scalar(s) => {
             let one = s.to_array_of_size(1)?;
-            let out = f(one.as_ref())?;
+            let out = f(one.as_ref()).map_err(sql_error)?;
             Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
         }
     }
 }
 
-/// Runs `f` with the second argument parsed by `parse`: once for a literal, else row by row
-/// (a column of names).
+/// Runs `f` with the second argument parsed by `parse`: once for a literal; for a column of
+/// names, once for each distinct name, over the rows that name it (taken out of the batch,
+/// and put back in their order).
 fn with_second<T>(
     args: &ScalarFunctionArgs,
     default: T,
-    parse: impl Fn(&str) -> Result<T>,
-    f: impl Fn(&dyn Array, &T) -> Result<ArrayRef>,
+    parse: impl Fn(&str) -> Result<T, String>,
+    f: impl Fn(&dyn Array, &T) -> KernelResult,
 ) -> Result<ColumnarValue> {
     let Some(second) = args.args.get(1) else {
         return on_first(args, |a| f(a, &default));
@@ -117,7 +125,7 @@ fn with_second<T>(
     match second {
         ColumnarValue::Scalar(s) => match literal_str(Some(s)) {
             Some(Some(name)) => {
-                let value = parse(name)?;
+                let value = parse(name).map_err(DataFusionError::Execution)?;
                 on_first(args, |a| f(a, &value))
             }
             // A null name: a null result.
@@ -128,27 +136,72 @@ fn with_second<T>(
             let first = args.args[0].to_array(args.number_rows)?;
             let names = arrow::compute::cast(names, &DataType::Utf8)?;
             let names = names.as_any().downcast_ref::<arrow::array::StringArray>().expect("cast to Utf8");
-            let mut parts = Vec::with_capacity(first.len());
-            for i in 0..first.len() {
-                let row = first.slice(i, 1);
-                if names.is_null(i) {
-                    parts.push(arrow::array::new_null_array(row.data_type(), 1));
-                    continue;
-                }
-                let value = parse(names.value(i))
-                    .map_err(|e| DataFusionError::Execution(format!("row {i}: {}", e.strip_backtrace())))?;
-                parts.push(f(row.as_ref(), &value)?);
-            }
-            let refs: Vec<&dyn Array> = parts.iter().map(|a| a.as_ref()).collect();
-            Ok(ColumnarValue::Array(arrow::compute::concat(&refs)?))
+            Ok(ColumnarValue::Array(by_name(&first, names, args.return_type(), parse, f)?))
         }
     }
 }
 
+/// [`with_second`] for a column of names: each row's result, from one call of `f` a distinct
+/// name. Of several failing rows, the first is reported.
+fn by_name<T>(
+    first: &ArrayRef,
+    names: &arrow::array::StringArray,
+    return_type: &DataType,
+    parse: impl Fn(&str) -> Result<T, String>,
+    f: impl Fn(&dyn Array, &T) -> KernelResult,
+) -> Result<ArrayRef> {
+    // The rows of each distinct name, in the order the names first appear.
+    let mut groups: Vec<(&str, Vec<u32>)> = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    let row_index =
+        |i: usize| u32::try_from(i).map_err(|_| DataFusionError::Execution("batch too large".into()));
+    for i in (0..names.len()).filter(|&i| names.is_valid(i)) {
+        let name = names.value(i);
+        let g = *index.entry(name).or_insert_with(|| {
+            groups.push((name, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(row_index(i)?);
+    }
+    // Where each row's result is: (group, index in it); the last group is one null.
+    let mut place = vec![(groups.len(), 0); names.len()];
+    let mut parts = Vec::with_capacity(groups.len() + 1);
+    let mut failed: Option<KernelError> = None;
+    for (g, (name, rows)) in groups.iter().enumerate() {
+        for (j, &r) in rows.iter().enumerate() {
+            place[r as usize] = (g, j);
+        }
+        let at = |j: usize| rows[j] as usize;
+        let out = match parse(name) {
+            Err(message) => Err(KernelError::in_row(at(0), message)),
+            Ok(value) => {
+                let taken =
+                    arrow::compute::take(first, &arrow::array::UInt32Array::from(rows.clone()), None)?;
+                f(taken.as_ref(), &value).map_err(|e| e.map_row(at))
+            }
+        };
+        match out {
+            Ok(out) => parts.push(out),
+            Err(e) => {
+                if failed.as_ref().is_none_or(|f| e.row() < f.row()) {
+                    failed = Some(e);
+                }
+                parts.push(arrow::array::new_null_array(return_type, 0));
+            }
+        }
+    }
+    if let Some(e) = failed {
+        return Err(sql_error(e));
+    }
+    parts.push(arrow::array::new_null_array(return_type, 1));
+    let refs: Vec<&dyn Array> = parts.iter().map(|a| a.as_ref()).collect();
+    Ok(arrow::compute::interleave(&refs, &place)?)
+}
+
 /// Checks a literal second argument at planning time.
-fn check_literal(args: &ReturnFieldArgs, check: impl Fn(&str) -> Result<()>) -> Result<()> {
+fn check_literal(args: &ReturnFieldArgs, check: impl Fn(&str) -> Result<(), String>) -> Result<()> {
     if let Some(Some(name)) = args.scalar_arguments.get(1).and_then(|v| literal_str(*v)) {
-        check(name)?;
+        check(name).map_err(DataFusionError::Plan)?;
     }
     Ok(())
 }
@@ -294,23 +347,13 @@ fn same_field(name: &str, args: &ReturnFieldArgs) -> FieldRef {
     Arc::new(Field::new(name, args.arg_fields[0].data_type().clone(), true))
 }
 
-/// url_decode's error: Spark's message, then the row and offset.
-fn spark_error(e: KernelError) -> DataFusionError {
-    match (e.row(), e.offset()) {
-        (Some(row), Some(offset)) => {
-            DataFusionError::Execution(format!("{} (row {row}, offset {offset})", e.message()))
-        }
-        _ => kernel_error(e),
-    }
-}
-
 impl ScalarUDFImpl for UrlEncode {
     common!("url_encode", DOC_URL_ENCODE);
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         same_kind(arg_types)
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        on_first(&args, |a| kernels::url_encode(a).map_err(kernel_error))
+        on_first(&args, |a| kernels::url_encode(a))
     }
 }
 
@@ -320,7 +363,7 @@ impl ScalarUDFImpl for UrlDecode {
         same_kind(arg_types)
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        on_first(&args, |a| kernels::url_decode(a).map_err(spark_error))
+        on_first(&args, |a| kernels::url_decode(a))
     }
 }
 
@@ -330,7 +373,7 @@ impl ScalarUDFImpl for TryUrlDecode {
         same_kind(arg_types)
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        on_first(&args, |a| kernels::try_url_decode(a).map_err(kernel_error))
+        on_first(&args, |a| kernels::try_url_decode(a))
     }
 }
 
@@ -345,7 +388,7 @@ impl ScalarUDFImpl for PercentEncode {
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         with_second(&args, pctenc::sets::COMPONENT, parse_set, |a, set| {
-            kernels::encode(a, &Encoder::new(*set)).map_err(kernel_error)
+            kernels::encode(a, &Encoder::new(*set))
         })
     }
 }
@@ -360,7 +403,7 @@ impl ScalarUDFImpl for PercentDecode {
         Ok(same_field(self.name(), &args))
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        with_second(&args, Decoder::new(), parse_mode, |a, dec| kernels::decode(a, dec).map_err(kernel_error))
+        with_second(&args, Decoder::new(), parse_mode, |a, dec| kernels::decode(a, dec))
     }
 }
 
@@ -374,9 +417,7 @@ impl ScalarUDFImpl for TryPercentDecode {
         Ok(same_field(self.name(), &args))
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        with_second(&args, Decoder::new(), parse_mode, |a, dec| {
-            kernels::try_decode(a, dec).map_err(kernel_error)
-        })
+        with_second(&args, Decoder::new(), parse_mode, |a, dec| kernels::try_decode(a, dec))
     }
 }
 
@@ -391,7 +432,7 @@ impl ScalarUDFImpl for PercentValidate {
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         with_second(&args, pctenc::sets::COMPONENT, parse_set, |a, set| {
-            Ok(Arc::new(kernels::validate(a, &Encoder::new(*set)).map_err(kernel_error)?) as ArrayRef)
+            Ok(Arc::new(kernels::validate(a, &Encoder::new(*set))?) as ArrayRef)
         })
     }
 }
@@ -402,7 +443,7 @@ impl ScalarUDFImpl for PercentNormalize {
         same_kind(arg_types)
     }
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        on_first(&args, |a| kernels::normalize(a).map_err(kernel_error))
+        on_first(&args, |a| kernels::normalize(a))
     }
 }
 

@@ -145,7 +145,7 @@ async fn sql_matches_java_and_names_row_and_offset() {
     let message = err.strip_backtrace();
     let spark = format!(
         "[CANNOT_DECODE_URL] The provided URL cannot be decoded: {}. Please ensure that the URL is properly \
-         formatted and try again. SQLSTATE: 22546 (row {first}, offset {offset})",
+         formatted and try again. SQLSTATE: 22546 (batch row {first}, offset {offset})",
         cases[first].input
     );
     assert!(message.contains(&spark), "{message}\nwant {spark}");

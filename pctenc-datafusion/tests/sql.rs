@@ -128,7 +128,40 @@ async fn a_bad_set_name_is_a_planning_error_listing_the_names() {
     // A column of names: the bad row at execution.
     let err =
         error(&ctx, "SELECT percent_encode(s, CASE WHEN id = 4 THEN 'bogus' ELSE set END) FROM t").await;
-    assert!(err.contains("row 3") && err.contains("unknown set `bogus`"), "{err}");
+    assert!(err.contains("unknown set `bogus`") && err.contains("(batch row 3)"), "{err}");
+}
+
+/// A column of modes: one call a distinct mode, the rows put back in order, and of the rows
+/// that fail the first in the batch is named, whichever mode's rows came first.
+#[tokio::test]
+async fn column_of_modes() {
+    let ctx = context().await;
+    let mode = |id: i64| if id % 2 == 0 { "plus" } else { "lenient" };
+    let got = run(
+        &ctx,
+        "SELECT id, try_percent_decode(e, CASE WHEN id % 2 = 0 THEN 'plus' ELSE 'lenient' END) FROM t ORDER BY id",
+    )
+    .await;
+    let want: Vec<String> = ROWS
+        .iter()
+        .map(|r| {
+            let dec = match mode(r.0) {
+                "plus" => Decoder::new().plus_as_space(true),
+                _ => Decoder::new().lenient(true),
+            };
+            format!("{} | {}", r.0, show(r.2.and_then(|e| dec.decode_to_str(e).ok().map(|c| c.into_owned()))))
+        })
+        .collect();
+    assert_eq!(got, want);
+    // ids 1 and 7 (rows 0 and 6) in `plus`, which fails at row 6; id 5 (row 4, `100%`) in
+    // `strict`, which fails there.
+    let err = error(
+        &ctx,
+        "SELECT percent_decode(e, CASE WHEN id IN (1, 7) THEN 'plus' WHEN id = 5 THEN 'strict' ELSE 'lenient' END) \
+         FROM t",
+    )
+    .await;
+    assert!(err.contains("(batch row 4, offset 3)"), "{err}");
 }
 
 #[tokio::test]
@@ -136,11 +169,11 @@ async fn try_against_strict() {
     let ctx = context().await;
     let err = error(&ctx, "SELECT percent_decode(e) FROM t").await;
     // Row 4 (id 5) is `100%`: the `%` at offset 3.
-    assert!(err.contains("row 4, offset 3"), "{err}");
+    assert!(err.contains("(batch row 4, offset 3)"), "{err}");
     let err = error(&ctx, "SELECT url_decode(e) FROM t").await;
     assert!(
         err.contains("[CANNOT_DECODE_URL] The provided URL cannot be decoded: 100%.")
-            && err.contains("(row 4, offset 3)"),
+            && err.contains("(batch row 4, offset 3)"),
         "{err}"
     );
     let got = run(&ctx, "SELECT id FROM t WHERE try_url_decode(e) IS NULL ORDER BY id").await;

@@ -12,8 +12,11 @@ use arrow::record_batch::RecordBatch;
 use datafusion::dataframe::DataFrameWriteOptions;
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
 
+/// A row of the table: `(id, s, e, set)`.
+pub type Row = (i64, Option<&'static str>, Option<&'static str>, &'static str);
+
 /// `(id, s, e, set)`: a text, an encoding (some malformed), a set name.
-pub const ROWS: &[(i64, Option<&str>, Option<&str>, &str)] = &[
+pub const ROWS: &[Row] = &[
     (1, Some("/a b"), Some("a+b%26c%3D%C3%A9"), "path"),
     (2, Some("Jürgen & Björk"), Some("J%C3%BCrgen+%26+Bj%C3%B6rk"), "form"),
     (3, None, None, "component"),
@@ -25,10 +28,9 @@ pub const ROWS: &[(i64, Option<&str>, Option<&str>, &str)] = &[
 ];
 
 pub fn batch() -> RecordBatch {
-    let col =
-        |f: fn(&(i64, Option<&'static str>, Option<&'static str>, &'static str)) -> Option<&'static str>| {
-            Arc::new(StringArray::from(ROWS.iter().map(f).collect::<Vec<_>>())) as ArrayRef
-        };
+    let col = |f: fn(&Row) -> Option<&'static str>| {
+        Arc::new(StringArray::from(ROWS.iter().map(f).collect::<Vec<_>>())) as ArrayRef
+    };
     RecordBatch::try_from_iter([
         ("id", Arc::new(Int64Array::from(ROWS.iter().map(|r| r.0).collect::<Vec<_>>())) as ArrayRef),
         ("s", col(|r| r.1)),
