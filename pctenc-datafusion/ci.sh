@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # pctenc-datafusion's part of CI (.ci/run calls it from the repository's root): format,
-# clippy, the tests (the Ballista standalone test included), the example SQL binary on small
-# Parquet, CSV and NDJSON files, the docs, and the benchmarks' build.
+# the tests (the Ballista standalone test included), the example SQL binary on small Parquet,
+# CSV and NDJSON files, clippy (benchmarks included) and the docs.
 #
-# Everything builds with the `ballista` feature and optimized dependencies: `cargo test
-# --release` builds the dependencies with the `release` profile, and so does `cargo bench`
-# once the `bench` profile equals `release` (the root's `[profile.bench]` adds debug info,
-# which would rebuild every dependency: CARGO_PROFILE_BENCH_DEBUG=0 below). DataFusion and
-# Ballista are thus compiled once in full, and once in check mode (clippy and rustdoc share it).
+# DataFusion and Ballista are compiled once in full and once in check mode, which clippy and
+# rustdoc share. Everything therefore uses the same features (`ballista`, and the
+# dev-dependencies': a build without them unifies other features of DataFusion's crates and
+# compiles them again) and the `test` profile: `cargo test` compiles the examples with it,
+# and `cargo run --profile test` runs the `sql` example from that build. The workspace's
+# `test` profile has no debug info for dependencies, which halves DataFusion's build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
@@ -18,15 +19,15 @@ pkg=(-p pctenc-datafusion --features ballista)
 step "format"
 cargo fmt -p pctenc-datafusion --check
 
-step "tests, the Ballista standalone test included (release: the bench profile)"
-cargo test --release "${pkg[@]}"
+step "tests, the Ballista standalone test included"
+cargo test "${pkg[@]}"
 
 step "the example SQL binary on Parquet, CSV and NDJSON files"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 printf 'path,status\n/caf%%C3%%A9?q=a+b,200\n/r%%C3%%A9sum%%C3%%A9.pdf,404\n/100%%,500\n' > "$dir/access.csv"
 printf '{"path":"/a%%20b"}\n{"path":"/%%E6%%9D%%B1"}\n' > "$dir/access.ndjson"
-sql() { cargo run --quiet --release "${pkg[@]}" --example sql -- "$@"; }
+sql() { cargo run --quiet --profile test "${pkg[@]}" --example sql -- "$@"; }
 sql "COPY (SELECT * FROM '$dir/access.csv') TO '$dir/access.parquet'" >/dev/null
 out=$(sql "SELECT try_url_decode(path) AS path, status FROM '$dir/access.parquet' ORDER BY status")
 echo "$out"
@@ -36,15 +37,24 @@ done
 out=$(sql --table "logs=$dir/access.ndjson" "SELECT percent_decode(path) AS p, percent_validate(path, 'path') AS ok FROM logs")
 echo "$out"
 grep -qF '/東' <<<"$out" || { echo "the SQL example's NDJSON output lacks /東"; exit 1; }
-# A failing query: status 1, and the message names the row and offset.
-if err=$(sql "SELECT url_decode(path) FROM '$dir/access.csv'" 2>&1); then echo "url_decode of /100% succeeded"; exit 1; fi
-grep -qF 'CANNOT_DECODE_URL' <<<"$err" && grep -qF '(row 2, offset 4)' <<<"$err" || { echo "unexpected error: $err"; exit 1; }
+# Failing queries: status 1 for a value url_decode rejects (the message names the row and
+# offset), 2 for a missing file and for an unknown set name.
+expect_status() {
+  local want=$1 text=$2 status=0 err
+  shift 2
+  err=$(sql "$@" 2>&1) || status=$?
+  [ "$status" -eq "$want" ] && grep -qF -- "$text" <<<"$err" \
+    || { echo "sql $*: status $status (want $want), output: $err"; exit 1; }
+}
+expect_status 1 '(batch row 2, offset 4)' "SELECT url_decode(path) FROM '$dir/access.csv'"
+expect_status 1 'CANNOT_DECODE_URL' "SELECT url_decode(path) FROM '$dir/access.csv'"
+expect_status 2 'missing.parquet' "SELECT * FROM '$dir/missing.parquet'"
+expect_status 2 'unknown set `bogus`' "SELECT percent_encode(path, 'bogus') FROM '$dir/access.csv'"
 
-step "clippy and rustdoc (check builds, shared)"
-cargo clippy --release "${pkg[@]}" --all-targets -- -D warnings
-RUSTDOCFLAGS="-D warnings" cargo doc --release "${pkg[@]}" --no-deps
-
-step "benchmarks build"
-CARGO_PROFILE_BENCH_DEBUG=0 cargo bench --no-run "${pkg[@]}"
+step "clippy, the benchmarks included, and rustdoc (check builds, shared)"
+cargo clippy "${pkg[@]}" --all-targets -- -D warnings
+# `--examples` as well as `--lib`: the examples' dev-dependencies then unify the same
+# features as clippy's `--all-targets`, so rustdoc reuses clippy's check build.
+RUSTDOCFLAGS="-D warnings" cargo doc "${pkg[@]}" --no-deps --lib --examples
 
 step "done"

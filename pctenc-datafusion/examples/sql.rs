@@ -9,10 +9,13 @@
 //! the extension picks the format), or registered as tables with `--table NAME=PATH` before
 //! the query. With `--ballista URL` (feature `ballista`) the query runs on the Ballista
 //! scheduler at URL (`df://host:50050`) instead of in this process.
-//! Exit status: 0 ok, 1 the query failed, 2 usage.
+//! Exit status, as grep's: 0 ok; 1 invalid data (a value a function rejects, such as
+//! `url_decode('100%')`, or a malformed file); 2 usage, a query that does not plan (an unknown
+//! function or set name), or an I/O error (a missing file).
 
 use std::process::ExitCode;
 
+use datafusion::error::DataFusionError;
 use datafusion::prelude::{CsvReadOptions, JsonReadOptions, ParquetReadOptions, SessionContext};
 
 const USAGE: &str = "usage: sql [--table NAME=PATH]... [--ballista URL] QUERY";
@@ -46,8 +49,20 @@ async fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("sql: {e}");
-            ExitCode::from(1)
+            ExitCode::from(status(&e))
         }
+    }
+}
+
+/// The exit status of a failed query: 1 for the data, 2 for the query or the files.
+fn status(e: &DataFusionError) -> u8 {
+    use datafusion::arrow::error::ArrowError;
+    match e.find_root() {
+        DataFusionError::ArrowError(ae, _) if matches!(**ae, ArrowError::IoError(..)) => 2,
+        DataFusionError::Execution(_)
+        | DataFusionError::ArrowError(..)
+        | DataFusionError::ParquetError(_) => 1,
+        _ => 2,
     }
 }
 
@@ -66,9 +81,7 @@ async fn context(ballista_url: Option<&str>) -> datafusion::error::Result<Sessio
         #[cfg(feature = "ballista")]
         Some(url) => pctenc_datafusion::ballista::remote(url).await,
         #[cfg(not(feature = "ballista"))]
-        Some(_) => Err(datafusion::error::DataFusionError::Configuration(
-            "--ballista needs the `ballista` feature".into(),
-        )),
+        Some(_) => Err(DataFusionError::Configuration("--ballista needs the `ballista` feature".into())),
     }
 }
 
