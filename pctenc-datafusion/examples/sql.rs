@@ -5,9 +5,10 @@
 //!     "SELECT url_decode(path) AS path, count(*) AS hits FROM 'access.parquet' GROUP BY 1 ORDER BY 2 DESC LIMIT 10"
 //! ```
 //!
-//! Files are named in the query (`FROM 'logs/*.parquet'`, `'access.csv'`, `'events.ndjson'`:
-//! the extension picks the format), or registered as tables with `--table NAME=PATH` before
-//! the query. With `--ballista URL` (feature `ballista`) the query runs on the Ballista
+//! Files are named in the query (`FROM 'logs/*.parquet'`, `'access.csv'`, `'events.json'`
+//! for newline-delimited JSON: the extension picks the format), or registered as tables with
+//! `--table NAME=PATH` before the query (`.csv`, `.json` or `.ndjson`, else Parquet).
+//! `SHOW FUNCTIONS` and `information_schema` describe the functions. With `--ballista URL` (feature `ballista`) the query runs on the Ballista
 //! scheduler at URL (`df://host:50050`) instead of in this process.
 //! Exit status, as grep's: 0 ok; 1 invalid data (a value a function rejects, such as
 //! `url_decode('100%')`, or a malformed file); 2 usage, a query that does not plan (an unknown
@@ -16,7 +17,9 @@
 use std::process::ExitCode;
 
 use datafusion::error::DataFusionError;
-use datafusion::prelude::{CsvReadOptions, JsonReadOptions, ParquetReadOptions, SessionContext};
+use datafusion::prelude::{
+    CsvReadOptions, JsonReadOptions, ParquetReadOptions, SessionConfig, SessionContext,
+};
 
 const USAGE: &str = "usage: sql [--table NAME=PATH]... [--ballista URL] QUERY";
 
@@ -45,7 +48,15 @@ async fn main() -> ExitCode {
         }
     }
     let Some(query) = query else { return usage("no query") };
-    match run(&query, &tables, ballista_url.as_deref()).await {
+    // A context that cannot be made (a scheduler that does not answer) is an I/O error.
+    let ctx = match context(ballista_url.as_deref()).await {
+        Ok(ctx) => ctx,
+        Err(e) => {
+            eprintln!("sql: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(ctx, &query, &tables).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("sql: {e}");
@@ -74,24 +85,27 @@ fn usage(why: &str) -> ExitCode {
 async fn context(ballista_url: Option<&str>) -> datafusion::error::Result<SessionContext> {
     match ballista_url {
         None => {
-            let ctx = SessionContext::new();
+            let config = SessionConfig::new().with_information_schema(true);
+            let ctx = SessionContext::new_with_config(config);
             pctenc_datafusion::register(&ctx);
             Ok(ctx)
         }
         #[cfg(feature = "ballista")]
-        Some(url) => pctenc_datafusion::ballista::remote(url).await,
+        Some(url) => {
+            let ctx = pctenc_datafusion::ballista::remote(url).await?;
+            // The remote context connects lazily: a first query tells whether the cluster
+            // answers, so that a query's own failure is not mistaken for an unreachable one.
+            ctx.sql("SELECT 1").await?.collect().await?;
+            Ok(ctx)
+        }
         #[cfg(not(feature = "ballista"))]
         Some(_) => Err(DataFusionError::Configuration("--ballista needs the `ballista` feature".into())),
     }
 }
 
-async fn run(
-    query: &str,
-    tables: &[(String, String)],
-    ballista_url: Option<&str>,
-) -> datafusion::error::Result<()> {
+async fn run(ctx: SessionContext, query: &str, tables: &[(String, String)]) -> datafusion::error::Result<()> {
     // `FROM 'access.parquet'`: files named in the query are tables.
-    let ctx = context(ballista_url).await?.enable_url_table();
+    let ctx = ctx.enable_url_table();
     for (name, path) in tables {
         let lower = path.to_ascii_lowercase();
         if lower.ends_with(".csv") {

@@ -329,15 +329,21 @@ fn run_all(
     };
     // Every chunk's result, in order: the error to report is the first row's, not the first
     // found.
-    let done: Vec<Option<Slot>> = if parallel {
-        let all: Vec<_> = cuts.par_windows(2).zip(slots.into_par_iter()).map(work).collect();
-        all.into_iter().collect::<Result<_, _>>()?
+    let all: Vec<Result<Option<Slot>, KernelError>> = if parallel {
+        cuts.par_windows(2).zip(slots.into_par_iter()).map(work).collect()
     } else {
-        cuts.windows(2).zip(slots).map(work).collect::<Result<_, _>>()?
+        cuts.windows(2).zip(slots).map(work).collect()
     };
-    let Some(done) = done.into_iter().collect::<Option<Vec<Slot>>>() else {
-        return run_rows(op, values, bounds, is_valid, 0, on_error);
-    };
+    // In chunk order, a chunk's error is the first row's, unless an earlier chunk ran out of
+    // room (and stopped before its end, where it may have failed sooner): then all the rows
+    // go through `run_rows`, which grows its buffer and finds the first failing row.
+    let mut done = Vec::with_capacity(all.len());
+    for chunk in all {
+        match chunk? {
+            Some(slot) => done.push(slot),
+            None => return run_rows(op, values, bounds, is_valid, 0, on_error),
+        }
+    }
     // Move the slots together.
     let (mut from, mut to) = (0, 0);
     for (slot, &n) in done.iter().zip(&sizes) {
@@ -533,16 +539,26 @@ impl RowOp for EncodeOp<'_> {
     }
 
     fn chunk(&self, values: &[u8], bounds: &[usize], out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
-        // Each byte is kept or escaped on its own (no escape to copy, no character to keep),
-        // so the rows' outputs, one after the other, are the output of their values: measure
-        // the rows, encode the values in one call.
         if !self.plain {
             return None;
         }
-        let lens: Vec<usize> = bounds.windows(2).map(|r| self.enc.encoded_len(&values[r[0]..r[1]])).collect();
-        let n = self.enc.encode_slice(&values[bounds[0]..bounds[bounds.len() - 1]], out).ok()?;
-        (lens.iter().sum::<usize>() == n).then_some((n, lens))
+        encode_chunk(self.enc, values, bounds, out)
     }
+}
+
+/// [`RowOp::chunk`] for an encoder without re-quoting or an IRI set: each byte is kept or
+/// escaped on its own (no escape to copy, no character to keep), so the rows' outputs, one
+/// after the other, are the output of their values. Measures the rows, then encodes the
+/// values in one call.
+pub(crate) fn encode_chunk(
+    enc: &Encoder,
+    values: &[u8],
+    bounds: &[usize],
+    out: &mut [u8],
+) -> Option<(usize, Vec<usize>)> {
+    let lens: Vec<usize> = bounds.windows(2).map(|r| enc.encoded_len(&values[r[0]..r[1]])).collect();
+    let n = enc.encode_slice(&values[bounds[0]..bounds[bounds.len() - 1]], out).ok()?;
+    (lens.iter().sum::<usize>() == n).then_some((n, lens))
 }
 
 fn encode_op(enc: &Encoder) -> EncodeOp<'_> {
@@ -713,19 +729,21 @@ pub fn validate(array: &dyn Array, enc: &Encoder) -> Result<BooleanArray, Kernel
 }
 
 /// Spark's `url_encode`: `java.net.URLEncoder.encode(s, UTF_8)`, which is pctenc's `form`
-/// set (`A-Za-z0-9.-*_` kept, space as `+`, the rest as uppercase `%HH` of its UTF-8).
+/// set (`A-Za-z0-9.-*_` kept, space as `+`, the rest as uppercase `%HH` of its UTF-8). A
+/// binary value is the string Spark casts it to ([`spark::java_string`]: malformed UTF-8 as
+/// U+FFFD), so `X'FF'` gives `%EF%BF%BD`.
 pub fn url_encode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
-    encode(array, &Encoder::new(pctenc::sets::FORM))
+    apply(array, &spark::UrlEncodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
 }
 
 /// Spark's `url_decode`: `java.net.URLDecoder.decode(s, UTF_8)` byte for byte, quirks
-/// included (see [`crate::spark`]). A malformed escape fails the call with Spark's
+/// included (see [`crate::spark`]; a binary value is the string Spark casts it to). A malformed escape fails the call with Spark's
 /// `CANNOT_DECODE_URL` message, the row and the offset of its `%`.
 pub fn url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
-    apply(array, &spark::UrlDecodeOp, OnError::Fail)
+    apply(array, &spark::UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
 }
 
 /// Spark's `try_url_decode`: [`url_decode`] with null where it fails.
 pub fn try_url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
-    apply(array, &spark::UrlDecodeOp, OnError::Null)
+    apply(array, &spark::UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Null)
 }

@@ -19,8 +19,15 @@
 //!
 //! Rows go through pctenc's strict decoder first (`+` as space, strict UTF-8), which gives
 //! Java's output whenever it succeeds; only a row it rejects takes the exact, slower path.
+//!
+//! Spark's functions take strings: a binary value is cast to one, and Java reads its bytes as
+//! UTF-8, each malformed sequence one U+FFFD ([`java_string`]). So for the binary kinds both
+//! functions work on that string; an error's byte offset is that of the `%` at fault in the
+//! bytes given.
 
-use pctenc::{DecodeErrorKind, Decoder, Utf8Mode};
+use std::borrow::Cow;
+
+use pctenc::{DecodeErrorKind, Decoder, Encoder, Utf8Mode};
 
 use crate::kernels::{Row, RowOp};
 
@@ -196,6 +203,33 @@ fn not_cont(b: u8) -> bool {
     b & 0xC0 != 0x80
 }
 
+/// The string Spark makes of a binary value, as UTF-8: `bytes` when they are UTF-8, else
+/// [`java_utf8`] of them.
+///
+/// ```
+/// use pctenc_datafusion::spark::java_string;
+///
+/// assert_eq!(java_string(b"caf\xC3\xA9"), "café".as_bytes());
+/// assert_eq!(java_string(b"%C3\xA9\xFF"), "%C3\u{FFFD}\u{FFFD}".as_bytes());
+/// ```
+pub fn java_string(bytes: &[u8]) -> Cow<'_, [u8]> {
+    if std::str::from_utf8(bytes).is_ok() {
+        Cow::Borrowed(bytes)
+    } else {
+        let mut out = Vec::with_capacity(bytes.len() + 8);
+        java_utf8(bytes, &mut out);
+        Cow::Owned(out)
+    }
+}
+
+/// Whether every row of a chunk (values `values[bounds[0]..bounds[last]]`) is UTF-8: the
+/// whole is, and each row starts at a character boundary of it.
+fn rows_are_utf8(values: &[u8], bounds: &[usize]) -> bool {
+    let span = &values[bounds[0]..bounds[bounds.len() - 1]];
+    std::str::from_utf8(span).is_ok()
+        && bounds.iter().all(|&b| values.get(b).is_none_or(|&c| !(0x80..0xC0).contains(&c)))
+}
+
 /// `new String(bytes, UTF_8)` as OpenJDK 17's `String.decodeUTF8_UTF16` does it, written out
 /// as UTF-8: each malformed sequence, as Java delimits it, becomes one U+FFFD.
 pub fn java_utf8(src: &[u8], out: &mut Vec<u8>) {
@@ -299,17 +333,48 @@ fn malformed4(src: &[u8], sp: usize) -> usize {
     if not_cont(src[sp + 2]) { 2 } else { 3 }
 }
 
-/// The row operation of `url_decode` and `try_url_decode`.
-pub(crate) struct UrlDecodeOp;
+/// The row operation of `url_decode` and `try_url_decode`; `binary`: the values are bytes,
+/// read as [`java_string`] does.
+pub(crate) struct UrlDecodeOp {
+    pub(crate) binary: bool,
+}
 
 impl RowOp for UrlDecodeOp {
     fn reserve(&self, values: &[u8], _rows: usize) -> usize {
         // Java's output is never longer than its input (an escape of 3 bytes gives at most
-        // the 3 bytes of one U+FFFD).
+        // the 3 bytes of one U+FFFD); a binary value read as a string can be (a row that
+        // does not fit asks for more).
         values.len()
     }
 
     fn row(&self, input: &[u8], out: &mut [u8]) -> Row {
+        let string = if self.binary { java_string(input) } else { Cow::Borrowed(input) };
+        match Self::string_row(&string, out) {
+            // The offset of the `%` at fault in the bytes given: ASCII bytes are kept one for
+            // one in Java's string (a malformed sequence never takes one in), so it is the
+            // same `%` counted from the start.
+            Row::Fail(offset, message) if matches!(string, Cow::Owned(_)) => {
+                let nth = string[..offset].iter().filter(|&&b| b == b'%').count();
+                let raw =
+                    input.iter().enumerate().filter(|&(_, &b)| b == b'%').nth(nth).map_or(offset, |(i, _)| i);
+                Row::Fail(raw, message)
+            }
+            other => other,
+        }
+    }
+
+    fn chunk(&self, values: &[u8], bounds: &[usize], out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
+        if self.binary && !rows_are_utf8(values, bounds) {
+            return None;
+        }
+        // Where the fast path decodes every row, its output is Java's.
+        crate::kernels::decode_chunk(&FAST, values, bounds, out)
+    }
+}
+
+impl UrlDecodeOp {
+    /// One row of UTF-8 `input`.
+    fn string_row(input: &[u8], out: &mut [u8]) -> Row {
         match FAST.decode_slice(input, out) {
             Ok(n) => return Row::Written(n),
             Err(e) if e.kind() == DecodeErrorKind::BufferTooSmall => return Row::Grow(input.len()),
@@ -325,9 +390,34 @@ impl RowOp for UrlDecodeOp {
             Err(e) => Row::Fail(e.offset, cannot_decode_url(&String::from_utf8_lossy(input))),
         }
     }
+}
+
+/// The row operation of `url_encode`: the `form` set (`java.net.URLEncoder`); `binary`: the
+/// values are bytes, read as [`java_string`] does.
+pub(crate) struct UrlEncodeOp {
+    pub(crate) binary: bool,
+}
+
+const FORM: Encoder = Encoder::new(pctenc::sets::FORM);
+
+impl RowOp for UrlEncodeOp {
+    fn reserve(&self, values: &[u8], _rows: usize) -> usize {
+        // Exact for UTF-8 values; a binary row with malformed bytes asks for more.
+        FORM.encoded_len(values)
+    }
+
+    fn row(&self, input: &[u8], out: &mut [u8]) -> Row {
+        let input = if self.binary { java_string(input) } else { Cow::Borrowed(input) };
+        match FORM.encode_slice(&input, out) {
+            Ok(n) => Row::Written(n),
+            Err(e) => Row::Grow(e.needed()),
+        }
+    }
 
     fn chunk(&self, values: &[u8], bounds: &[usize], out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
-        // Where the fast path decodes every row, its output is Java's.
-        crate::kernels::decode_chunk(&FAST, values, bounds, out)
+        if self.binary && !rows_are_utf8(values, bounds) {
+            return None;
+        }
+        crate::kernels::encode_chunk(&FORM, values, bounds, out)
     }
 }

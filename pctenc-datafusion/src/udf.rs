@@ -25,7 +25,7 @@ const BYTE_KINDS: [DataType; 6] = [
 
 const STRING_KINDS: [DataType; 3] = [DataType::Utf8, DataType::LargeUtf8, DataType::Utf8View];
 
-/// `f(x)` and, when `second`, `f(x, name)` for every kind of `x`.
+/// `f(x)` when `one`, and `f(x, name)` when `two`, for every kind of `x`.
 fn signature(one: bool, two: bool) -> Signature {
     let mut sigs = Vec::new();
     for kind in &BYTE_KINDS {
@@ -60,9 +60,13 @@ fn parse_set(name: &str) -> Result<Set, String> {
 /// nothing), `lenient`, `plus`, `lossy`.
 fn parse_mode(mode: &str) -> Result<Decoder, String> {
     let mut dec = Decoder::new();
+    let mut strict = false;
     for word in mode.split(',').map(str::trim).filter(|w| !w.is_empty()) {
         dec = match word.to_ascii_lowercase().as_str() {
-            "strict" => dec,
+            "strict" => {
+                strict = true;
+                dec
+            }
             "lenient" => dec.lenient(true),
             "plus" => dec.plus_as_space(true),
             "lossy" => dec.utf8(Utf8Mode::Lossy),
@@ -74,10 +78,14 @@ fn parse_mode(mode: &str) -> Result<Decoder, String> {
             }
         };
     }
+    if strict && (dec.is_lenient() || dec.utf8_mode() == Utf8Mode::Lossy) {
+        return Err(format!("decoding mode `{mode}`: strict contradicts lenient and lossy"));
+    }
     Ok(dec)
 }
 
-/// The string value of a literal argument (`None`: a column, or a null literal).
+/// The string value of a literal argument: `None` for a column (or a literal of another
+/// type), `Some(None)` for a null literal.
 fn literal_str(value: Option<&ScalarValue>) -> Option<Option<&str>> {
     match value? {
         ScalarValue::Utf8(s) | ScalarValue::LargeUtf8(s) | ScalarValue::Utf8View(s) => Some(s.as_deref()),
@@ -241,7 +249,7 @@ static DOC_URL_ENCODE: LazyLock<Documentation> = LazyLock::new(|| {
          (application/x-www-form-urlencoded): A-Z a-z 0-9 . - * _ are kept, a space becomes +, \
          every other byte of the UTF-8 becomes uppercase %HH. Returns the same kind of string.",
         "url_encode(str)",
-        "```sql\n> SELECT url_encode('a b&c=é');\n+------------------------------+\n| url_encode(Utf8(\"a b&c=é\")) |\n+------------------------------+\n| a+b%26c%3D%C3%A9             |\n+------------------------------+\n```",
+        "```sql\n> SELECT url_encode('a b&c=é');\n+-----------------------------+\n| url_encode(Utf8(\"a b&c=é\")) |\n+-----------------------------+\n| a+b%26c%3D%C3%A9            |\n+-----------------------------+\n```",
         &[STR_ARG],
     )
 });
@@ -252,7 +260,7 @@ static DOC_URL_DECODE: LazyLock<Documentation> = LazyLock::new(|| {
          is a byte, invalid UTF-8 becomes U+FFFD as Java's String does. A % not followed by two hex \
          digits is an error (CANNOT_DECODE_URL, with the row and offset); try_url_decode gives NULL.",
         "url_decode(str)",
-        "```sql\n> SELECT url_decode('a+b%26c%3D%C3%A9');\n+------------------------------------+\n| url_decode(Utf8(\"a+b%26c%3D%C3%A9\")) |\n+------------------------------------+\n| a b&c=é                            |\n+------------------------------------+\n```",
+        "```sql\n> SELECT url_decode('a+b%26c%3D%C3%A9');\n+--------------------------------------+\n| url_decode(Utf8(\"a+b%26c%3D%C3%A9\")) |\n+--------------------------------------+\n| a b&c=é                              |\n+--------------------------------------+\n```",
         &[STR_ARG],
     )
 });
@@ -261,7 +269,7 @@ static DOC_TRY_URL_DECODE: LazyLock<Documentation> = LazyLock::new(|| {
     doc(
         "Spark-compatible: url_decode, but NULL where url_decode raises CANNOT_DECODE_URL.",
         "try_url_decode(str)",
-        "```sql\n> SELECT try_url_decode('100%');\n+-----------------------------+\n| try_url_decode(Utf8(\"100%\")) |\n+-----------------------------+\n|                             |\n+-----------------------------+\n```",
+        "```sql\n> SELECT try_url_decode('100%');\n+------------------------------+\n| try_url_decode(Utf8(\"100%\")) |\n+------------------------------+\n|                              |\n+------------------------------+\n```",
         &[STR_ARG],
     )
 });
@@ -269,9 +277,11 @@ static DOC_TRY_URL_DECODE: LazyLock<Documentation> = LazyLock::new(|| {
 static DOC_PERCENT_ENCODE: LazyLock<Documentation> = LazyLock::new(|| {
     doc(
         "Percent-encodes with one of pctenc's exact sets (default component, as JavaScript's \
-         encodeURIComponent). Returns the same kind of string or binary.",
+         encodeURIComponent). Returns the same kind of string or binary. The WHATWG URL sets \
+         (fragment, query, special-query, path, userinfo, c0-control) keep % as browsers do, \
+         so their output is not undone by percent_decode where the input holds a %.",
         "percent_encode(str[, set_name])",
-        "```sql\n> SELECT percent_encode('/a b', 'path');\n+------------------------------------------+\n| percent_encode(Utf8(\"/a b\"),Utf8(\"path\")) |\n+------------------------------------------+\n| /a%20b                                   |\n+------------------------------------------+\n```",
+        "```sql\n> SELECT percent_encode('/a b', 'path');\n+-------------------------------------------+\n| percent_encode(Utf8(\"/a b\"),Utf8(\"path\")) |\n+-------------------------------------------+\n| /a%20b                                    |\n+-------------------------------------------+\n```",
         &[
             STR_ARG,
             (
@@ -288,10 +298,10 @@ static DOC_PERCENT_DECODE: LazyLock<Documentation> = LazyLock::new(|| {
     doc(
         "Percent-decodes. mode (default strict) is a comma-separated list: strict (a % that starts no \
          escape, or invalid UTF-8 in a string result, is an error naming the row and offset), lenient \
-         (such a % is kept), plus (+ is a space), lossy (invalid UTF-8 becomes U+FFFD). Binary input \
-         gives the bytes as they are.",
+         (such a % is kept), plus (+ is a space), lossy (invalid UTF-8 becomes U+FFFD, binary \
+         input included). Otherwise binary input gives the bytes as they are.",
         "percent_decode(str[, mode])",
-        "```sql\n> SELECT percent_decode('a+b%2Fc', 'plus');\n+---------------------------------------------+\n| percent_decode(Utf8(\"a+b%2Fc\"),Utf8(\"plus\")) |\n+---------------------------------------------+\n| a b/c                                       |\n+---------------------------------------------+\n```",
+        "```sql\n> SELECT percent_decode('a+b%2Fc', 'plus');\n+----------------------------------------------+\n| percent_decode(Utf8(\"a+b%2Fc\"),Utf8(\"plus\")) |\n+----------------------------------------------+\n| a b/c                                        |\n+----------------------------------------------+\n```",
         &[STR_ARG, ("mode", "strict, lenient, plus, lossy, or several of them comma-separated.")],
     )
 });
@@ -300,7 +310,7 @@ static DOC_TRY_PERCENT_DECODE: LazyLock<Documentation> = LazyLock::new(|| {
     doc(
         "percent_decode, but NULL for a value that does not decode.",
         "try_percent_decode(str[, mode])",
-        "```sql\n> SELECT try_percent_decode('%zz');\n+--------------------------------+\n| try_percent_decode(Utf8(\"%zz\")) |\n+--------------------------------+\n|                                |\n+--------------------------------+\n```",
+        "```sql\n> SELECT try_percent_decode('%zz');\n+---------------------------------+\n| try_percent_decode(Utf8(\"%zz\")) |\n+---------------------------------+\n|                                 |\n+---------------------------------+\n```",
         &[STR_ARG, ("mode", "As for percent_decode.")],
     )
 });
@@ -310,7 +320,7 @@ static DOC_PERCENT_VALIDATE: LazyLock<Documentation> = LazyLock::new(|| {
         "Whether str is a correct percent-encoding for the set: no raw byte the set escapes, and \
          every % starts a %HH escape.",
         "percent_validate(str, set_name)",
-        "```sql\n> SELECT percent_validate('a%20b', 'component');\n+--------------------------------------------------+\n| percent_validate(Utf8(\"a%20b\"),Utf8(\"component\")) |\n+--------------------------------------------------+\n| true                                             |\n+--------------------------------------------------+\n```",
+        "```sql\n> SELECT percent_validate('a%20b', 'component');\n+---------------------------------------------------+\n| percent_validate(Utf8(\"a%20b\"),Utf8(\"component\")) |\n+---------------------------------------------------+\n| true                                              |\n+---------------------------------------------------+\n```",
         &[STR_ARG, ("set_name", "A set name, as for percent_encode.")],
     )
 });
@@ -320,7 +330,7 @@ static DOC_PERCENT_NORMALIZE: LazyLock<Documentation> = LazyLock::new(|| {
         "Normalizes percent-encoding (RFC 3986 6.2.2): hex digits uppercased, escapes of unreserved \
          bytes (A-Z a-z 0-9 - . _ ~) decoded; everything else as it is.",
         "percent_normalize(str)",
-        "```sql\n> SELECT percent_normalize('%7euser%2f');\n+----------------------------------+\n| percent_normalize(Utf8(\"%7euser%2f\")) |\n+----------------------------------+\n| ~user%2F                         |\n+----------------------------------+\n```",
+        "```sql\n> SELECT percent_normalize('%7euser%2f');\n+---------------------------------------+\n| percent_normalize(Utf8(\"%7euser%2f\")) |\n+---------------------------------------+\n| ~user%2F                              |\n+---------------------------------------+\n```",
         &[STR_ARG],
     )
 });

@@ -382,3 +382,20 @@ fn values_under_nulls() {
         assert_eq!(rows_of(got.as_ref()), want, "{n}");
     }
 }
+
+/// Of several failing rows the first is named, also when a chunk before the failing one runs
+/// out of room (lossy decoding of binary that grows: three bytes of U+FFFD a byte) and stops
+/// before its own failing row.
+#[test]
+fn first_failing_row_after_a_chunk_that_grows() {
+    let mut rows: Vec<&[u8]> = Vec::new();
+    rows.extend(std::iter::repeat_n(&[0xFF; 40][..], 1000));
+    rows.push(b"%zz");
+    rows.extend(std::iter::repeat_n(&b"abcdefghijklmnopqrstuvwxyz%41"[..], 14_000 - 1001));
+    rows.push(b"%zz");
+    rows.extend(std::iter::repeat_n(&b"abcdefghijklmnopqrstuvwxyz%41"[..], 5_000));
+    let input = BinaryArray::from_vec(rows);
+    assert!(input.value_data().len() >= kernels::PAR_THRESHOLD);
+    let err = kernels::decode(&input, &Decoder::new().utf8(Utf8Mode::Lossy)).unwrap_err();
+    assert_eq!((err.row(), err.offset()), (Some(1000), Some(0)), "{err}");
+}

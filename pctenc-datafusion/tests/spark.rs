@@ -152,3 +152,73 @@ async fn sql_matches_java_and_names_row_and_offset() {
     let encoded = ctx.sql("SELECT url_encode('Jürgen & Björk ~*')").await.unwrap().collect().await.unwrap();
     assert_eq!(strings(encoded[0].column(0).as_ref()), vec![Some("J%C3%BCrgen+%26+Bj%C3%B6rk+%7E*".into())]);
 }
+
+/// Binary values are the strings Spark casts them to: malformed UTF-8 becomes U+FFFD as
+/// Java's `String` counts it, before encoding or decoding, so a value's result never depends
+/// on the bytes after it. On the Java cases' inputs as bytes, with malformed bytes put in,
+/// each kernel on a `Binary` array equals the kernel on the `Utf8` array of the Java strings.
+#[test]
+fn binary_is_read_as_spark_casts_it() {
+    use arrow::array::{BinaryArray, BinaryViewArray, LargeBinaryArray};
+    use pctenc_datafusion::spark::java_string;
+    let mut rows: Vec<Vec<u8>> = Vec::new();
+    for (i, c) in cases("decode").iter().enumerate() {
+        let mut b = c.input.clone().into_bytes();
+        // A malformed byte at a place that moves from case to case.
+        b.insert(i % (b.len() + 1), [0xFF, 0xA9, 0xC3, 0xED][i % 4]);
+        rows.push(b);
+        rows.push(c.input.clone().into_bytes());
+    }
+    rows.extend([b"%C3\xA9".to_vec(), b"%C3\xA9\xFF".to_vec(), b"\xC3%41".to_vec(), b"\xFF".to_vec()]);
+    // Enough rows for the parallel chunks, too.
+    let many: Vec<Vec<u8>> = rows.iter().cycle().take(rows.len() * 40).cloned().collect();
+    for rows in [&rows, &many] {
+        let bytes: Vec<&[u8]> = rows.iter().map(|r| r.as_slice()).collect();
+        let strings: Vec<String> =
+            rows.iter().map(|r| String::from_utf8(java_string(r).into_owned()).unwrap()).collect();
+        let as_string: ArrayRef = Arc::new(StringArray::from(strings));
+        let binaries: [ArrayRef; 3] = [
+            Arc::new(BinaryArray::from_vec(bytes.clone())),
+            Arc::new(LargeBinaryArray::from_vec(bytes.clone())),
+            Arc::new(BinaryViewArray::from(bytes.clone())),
+        ];
+        let text = |a: &dyn Array| -> Vec<Option<Vec<u8>>> {
+            let a = arrow::compute::cast(a, &DataType::Binary).unwrap();
+            let a = a.as_any().downcast_ref::<BinaryArray>().unwrap();
+            a.iter().map(|v| v.map(<[u8]>::to_vec)).collect()
+        };
+        let want_enc = text(kernels::url_encode(as_string.as_ref()).unwrap().as_ref());
+        let want_dec = text(kernels::try_url_decode(as_string.as_ref()).unwrap().as_ref());
+        for b in &binaries {
+            assert_eq!(
+                text(kernels::url_encode(b.as_ref()).unwrap().as_ref()),
+                want_enc,
+                "{}",
+                b.data_type()
+            );
+            assert_eq!(
+                text(kernels::try_url_decode(b.as_ref()).unwrap().as_ref()),
+                want_dec,
+                "{}",
+                b.data_type()
+            );
+        }
+    }
+    // The same prefix, the same result; a malformed byte is U+FFFD, encoded.
+    let got = kernels::try_url_decode(&BinaryArray::from_vec(vec![b"%C3\xA9", b"%C3\xA9\xFF"])).unwrap();
+    let got = text_of(got.as_ref());
+    assert_eq!(
+        got,
+        vec![
+            Some("\u{FFFD}\u{FFFD}".as_bytes().to_vec()),
+            Some("\u{FFFD}\u{FFFD}\u{FFFD}".as_bytes().to_vec())
+        ]
+    );
+    let got = kernels::url_encode(&BinaryArray::from_vec(vec![b"\xFF"])).unwrap();
+    assert_eq!(text_of(got.as_ref()), vec![Some(b"%EF%BF%BD".to_vec())]);
+}
+
+fn text_of(a: &dyn Array) -> Vec<Option<Vec<u8>>> {
+    let a = a.as_any().downcast_ref::<arrow::array::BinaryArray>().unwrap();
+    a.iter().map(|v| v.map(<[u8]>::to_vec)).collect()
+}

@@ -125,6 +125,11 @@ async fn a_bad_set_name_is_a_planning_error_listing_the_names() {
     }
     let err = ctx.sql("SELECT percent_decode('a', 'strictest')").await.expect_err("mode").strip_backtrace();
     assert!(err.contains("unknown decoding mode `strictest`"), "{err}");
+    for mode in ["strict,lenient", "lossy, strict"] {
+        let sql = format!("SELECT percent_decode('a', '{mode}')");
+        let err = ctx.sql(&sql).await.expect_err(&sql).strip_backtrace();
+        assert!(err.contains("strict contradicts lenient and lossy"), "{err}");
+    }
     // A column of names: the bad row at execution.
     let err =
         error(&ctx, "SELECT percent_encode(s, CASE WHEN id = 4 THEN 'bogus' ELSE set END) FROM t").await;
@@ -214,4 +219,20 @@ async fn information_schema_documents_the_functions() {
     assert_eq!(params, vec!["set_name", "str"]);
     let shown = run(&ctx, "SHOW FUNCTIONS LIKE 'percent_%'").await;
     assert!(shown.iter().any(|l| l.contains("percent_normalize") && l.contains("RFC 3986")), "{shown:?}");
+}
+
+/// Each function's documented example is what the query prints.
+#[tokio::test]
+async fn documented_examples_are_real() {
+    let ctx = context().await;
+    for f in pctenc_datafusion::functions() {
+        let doc = f.documentation().expect("documented");
+        let example = doc.sql_example.as_deref().expect("an example");
+        let body = example.trim_start_matches("```sql\n").trim_end_matches("```").trim_end();
+        let (query, table) = body.split_once('\n').expect("a query line and a table");
+        let query = query.trim_start_matches("> ").trim_end_matches(';');
+        let batches = ctx.sql(query).await.unwrap().collect().await.unwrap();
+        let got = arrow::util::pretty::pretty_format_batches(&batches).unwrap().to_string();
+        assert_eq!(got, table, "{}", f.name());
+    }
 }
