@@ -8,7 +8,10 @@ benches/results/ (committed, so that anyone can regenerate and check the report)
   `target/criterion/**/new/{benchmark,estimates}.json` when the run ends (`collect`);
 - `large-inputs.json`: written by `scripts/large-inputs.py --json`;
 - `capi.json`: the C API against the Rust API, written by `pctenc-capi/bench.sh --json`
-  (the page's "C API" section; left out when the file is missing).
+  (the page's "C API" section; left out when the file is missing);
+- `datafusion.json`: the Arrow kernels and SQL functions against `datafusion-spark`, written
+  by `pctenc-datafusion/bench.sh --json` (the page's "SQL functions" section; left out when
+  the file is missing).
 
 `scripts/bench.sh` does the whole run. Usage:
 
@@ -520,7 +523,7 @@ def large_section(data):
 # The document
 
 
-def report(results, large, machine, backends, capi=None):
+def report(results, large, machine, backends, capi=None, datafusion=None):
     best = backends[0]
     ours = [f"pctenc-{b}" for b in backends]
     def named(functions):
@@ -637,7 +640,63 @@ against the serial ones, on the `log` workload, GB/s of input:
 ### The CLI on a large access log (`scripts/large-inputs.py`)
 
 {large_section(large)}
-""" + capi_section(capi)
+""" + capi_section(capi) + datafusion_section(datafusion)
+
+
+def datafusion_section(df):
+    """The Arrow kernels and SQL functions (`pctenc-datafusion/`) against `datafusion-spark`,
+    from `datafusion.json`."""
+    if not df:
+        return ""
+    g = df["groups"]
+    ms = lambda r: r["median_ns"] / 1e6
+    rate = lambda n, r: f"{n / r['median_ns']:.2f} GB/s"
+    met = lambda ok: "met" if ok else "**not met**"
+    rows = []
+    for group, label, goal in (("kernel/url_encode/1M", "kernel `url_encode`", 10),
+                               ("kernel/url_decode/1M", "kernel `url_decode`", 5),
+                               ("sql/url_encode/1M", "SQL `SELECT url_encode(raw) FROM t`", 5),
+                               ("sql/url_decode/1M", "SQL `SELECT url_decode(enc) FROM t`", 3)):
+        r = g[group]
+        ours, spark = r["pctenc"], r["datafusion-spark"]
+        ratio = spark["median_ns"] / ours["median_ns"]
+        bound = r.get("memcpy-output")
+        copy = f"{ms(bound):.1f} ms (pctenc at {bound['median_ns'] / ours['median_ns']:.0%} of it)" if bound else ""
+        rows.append(f"| {label} | {ms(ours):.1f} ms ({rate(r['bytes'], ours)}) | {ms(spark):.1f} ms "
+                    f"({rate(r['bytes'], spark)}) | {ratio:.1f}x | {goal}x, {met(ratio >= goal)} | {copy} |")
+    threads = []
+    for group, label in (("threads/url_encode/16M", "`url_encode`"), ("threads/url_decode/16M", "`url_decode`")):
+        r = g[group]
+        one, two = r["1"], r["2"]
+        ratio = one["median_ns"] / two["median_ns"]
+        threads.append(f"| {label} | {ms(one):.0f} ms ({rate(r['bytes'], one)}) | {ms(two):.0f} ms "
+                       f"({rate(r['bytes'], two)}) | {ratio:.2f}x | 1.6x, {met(ratio >= 1.6)} |")
+    nl = "\n"
+    return f"""
+## SQL functions
+
+The Arrow kernels and DataFusion functions of `pctenc-datafusion/` against the same functions
+of the `datafusion-spark` crate (`url_encode`, `url_decode`: a value at a time through the
+`url` crate's `form_urlencoded`, into Arrow builders), measured by `bash
+pctenc-datafusion/bench.sh --json benches/results/datafusion.json` on {df['date']} ({df['cpu']},
+commit {df['commit']}, load average {' '.join(df['load'])} when it ended); criterion, 10 samples,
+medians. Input: 1 million access-log values of 95 to 100 bytes (paths and query strings, some
+non-ASCII), one `Utf8` array for the kernels (which use both cores above 256 KiB, as
+`datafusion-spark` does not) and a table of 8192-row batches for SQL; `url_decode` reads the
+`url_encode` output. Both sides' outputs are checked equal before timing; throughput is of
+input bytes. The last column is a copy of the output's bytes into new memory, the bound for a
+kernel that writes a fresh array, and pctenc's speed as a fraction of it.
+
+| | pctenc | `datafusion-spark` | pctenc's speed-up | goal | `memcpy` of the output |
+|---|---:|---:|---:|---|---:|
+{nl.join(rows)}
+
+The kernels on 16 million rows (1.6 GB) in a rayon pool of one thread and of two:
+
+| | 1 thread | 2 threads | 2 / 1 | goal |
+|---|---:|---:|---:|---|
+{nl.join(threads)}
+"""
 
 
 def capi_section(capi):
@@ -731,7 +790,9 @@ def main():
     docs = pathlib.Path(args.docs)
     capi_path = results_dir / "capi.json"
     capi = json.loads(capi_path.read_text()) if capi_path.exists() else None
-    outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends, capi)}
+    df_path = results_dir / "datafusion.json"
+    datafusion = json.loads(df_path.read_text()) if df_path.exists() else None
+    outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends, capi, datafusion)}
     for name, svg in charts(results, backends, GOAL_SIZE):
         outputs[docs / name] = svg
     readme = pathlib.Path(args.readme)
