@@ -49,7 +49,7 @@ use arrow::error::ArrowError;
 use pctenc::{DecodeErrorKind, Decoder, Encoder, Utf8Mode};
 use rayon::prelude::*;
 
-use crate::spark;
+use crate::{memory, spark};
 
 /// Arrays with at least this many bytes of values are processed in chunks on the rayon pool
 /// (pctenc's own threshold for encoding, [`pctenc::PAR_ENCODE_THRESHOLD`]).
@@ -141,9 +141,10 @@ pub(crate) enum OnError {
 /// A transformation of rows: an upper bound of the output size of a run of rows (their
 /// values, contiguous), and the transformation of one row into a slice.
 pub(crate) trait RowOp: Sync {
-    /// The output size to reserve for `values` (the bytes of consecutive rows). Need not be
-    /// exact: a row that does not fit asks for more ([`Row::Grow`]).
-    fn reserve(&self, values: &[u8], rows: usize) -> usize;
+    /// The output size to reserve for a run of rows (values `values[bounds[0]..bounds[last]]`,
+    /// row `i` at `bounds[i]..bounds[i + 1]`). Need not be exact: a row that does not fit asks
+    /// for more ([`Row::Grow`]). Exact, the rows' outputs need not be moved together.
+    fn reserve(&self, values: &[u8], bounds: &[usize]) -> usize;
     /// Transforms one row into the start of `out`.
     fn row(&self, input: &[u8], out: &mut [u8]) -> Row;
     /// Transforms a whole run of rows (values `values[bounds[0]..bounds[last]]`, row `i` at
@@ -177,8 +178,7 @@ fn run_rows(
     on_error: OnError,
 ) -> Result<Piece, KernelError> {
     let rows = bounds.len() - 1;
-    let span = &values[bounds[0]..bounds[rows]];
-    let mut bytes = vec![0u8; op.reserve(span, rows)];
+    let mut bytes = memory::zeroed(op.reserve(values, bounds));
     let mut lens = Vec::with_capacity(rows);
     let mut valid = Vec::with_capacity(rows);
     let mut nulled = false;
@@ -242,6 +242,35 @@ struct Slot {
     valid: Option<Vec<bool>>,
 }
 
+/// A chunk's output: in its slot of the shared buffer, or in a buffer of its own.
+enum Done {
+    Slot(Slot),
+    Own(Piece),
+}
+
+impl Done {
+    fn len(&self) -> usize {
+        match self {
+            Done::Slot(s) => s.written,
+            Done::Own(p) => p.bytes.len(),
+        }
+    }
+
+    fn lens(&self) -> &[usize] {
+        match self {
+            Done::Slot(s) => &s.lens,
+            Done::Own(p) => &p.lens,
+        }
+    }
+
+    fn valid(&self) -> Option<&[bool]> {
+        match self {
+            Done::Slot(s) => s.valid.as_deref(),
+            Done::Own(p) => p.valid.as_deref(),
+        }
+    }
+}
+
 /// Runs `op` over the rows of `bounds` (as [`run_rows`]) into `out`, a slot sized by
 /// [`RowOp::reserve`]: `Ok(None)` when a row needs more room than the slot has left.
 fn run_rows_into(
@@ -281,13 +310,77 @@ fn run_rows_into(
     Ok(Some(Slot { written, lens, valid: nulled.then_some(valid) }))
 }
 
+/// About this many bytes of values go through [`RowOp::chunk`] at a time: few enough to
+/// stay in the core's cache between the passes a chunk makes (measuring the rows, then
+/// transforming them), so that the values are read from memory once.
+const RUN: usize = 64 * 1024;
+
+/// Runs `op` over a chunk's rows (as [`run_rows`]) into `out`, a slot sized by
+/// [`RowOp::reserve`]: in runs of about [`RUN`] bytes of values, each through
+/// [`RowOp::chunk`] where that can be done and row by row where not. `Ok(None)` when a row
+/// needs more room than the slot has left.
+fn run_chunk(
+    op: &dyn RowOp,
+    values: &[u8],
+    bounds: &[usize],
+    is_valid: &(dyn Fn(usize) -> bool + Sync),
+    first_row: usize,
+    on_error: OnError,
+    out: &mut [u8],
+) -> Result<Option<Slot>, KernelError> {
+    let rows = bounds.len() - 1;
+    let mut lens = Vec::with_capacity(rows);
+    // Filled in (with the input's validity before it) once a row becomes null.
+    let mut valid: Option<Vec<bool>> = None;
+    let mut written = 0;
+    let mut start = 0;
+    while start < rows {
+        // At least one row; rows up to RUN bytes.
+        let mut end = start + 1;
+        while end < rows && bounds[end + 1] - bounds[start] <= RUN {
+            end += 1;
+        }
+        let run = &bounds[start..=end];
+        let (n, run_valid) = match op.chunk(values, run, &mut out[written..]) {
+            Some((n, run_lens)) => {
+                lens.extend_from_slice(&run_lens);
+                (n, None)
+            }
+            None => {
+                let at = first_row + start;
+                match run_rows_into(op, values, run, is_valid, at, on_error, &mut out[written..])? {
+                    Some(slot) => {
+                        lens.extend_from_slice(&slot.lens);
+                        (slot.written, slot.valid)
+                    }
+                    None => return Ok(None),
+                }
+            }
+        };
+        match (&mut valid, run_valid) {
+            (Some(v), Some(rv)) => v.extend_from_slice(&rv),
+            (Some(v), None) => v.extend((first_row + start..first_row + end).map(is_valid)),
+            (None, Some(rv)) => {
+                let mut v: Vec<bool> = (first_row..first_row + start).map(is_valid).collect();
+                v.extend_from_slice(&rv);
+                valid = Some(v);
+            }
+            (None, None) => {}
+        }
+        written += n;
+        start = end;
+    }
+    Ok(Some(Slot { written, lens, valid }))
+}
+
 /// Runs `op` over all the rows, in parallel chunks when there are enough bytes: the output
 /// bytes, the row lengths, the row validity (`None`: as the input).
 ///
 /// The output is one buffer, allocated once: each chunk writes into its own slot, sized by
-/// [`RowOp::reserve`] (exact for plain encoding), and the slots are then moved together
-/// within the buffer. Only when some row needs more room than its slot (lossy decoding of
-/// much invalid UTF-8) does the array go through [`run_rows`], which grows its buffer.
+/// [`RowOp::reserve`] (exact for plain encoding and for strict decoding of rows that
+/// decode), and the slots are then moved together within the buffer. A chunk in which some
+/// row needs more room than its slot has (lossy decoding of invalid UTF-8) goes through
+/// [`run_rows`], which grows a buffer of its own, and the outputs are then gathered.
 fn run_all(
     op: &dyn RowOp,
     values: &[u8],
@@ -302,17 +395,16 @@ fn run_all(
     // A few chunks a thread, so that uneven rows even out.
     let cuts =
         if parallel { cut(bounds, (total / (threads * 4)).max(PAR_THRESHOLD / 4)) } else { vec![0, rows] };
-    let span = |w: &[usize]| &values[bounds[w[0]]..bounds[w[1]]];
     let sizes: Vec<usize> = if parallel {
-        cuts.par_windows(2).map(|w| op.reserve(span(w), w[1] - w[0])).collect()
+        cuts.par_windows(2).map(|w| op.reserve(values, &bounds[w[0]..=w[1]])).collect()
     } else {
-        cuts.windows(2).map(|w| op.reserve(span(w), w[1] - w[0])).collect()
+        cuts.windows(2).map(|w| op.reserve(values, &bounds[w[0]..=w[1]])).collect()
     };
     let size = sizes
         .iter()
         .try_fold(0usize, |a, &b| a.checked_add(b))
         .ok_or_else(|| KernelError::whole("output too large"))?;
-    let mut bytes = vec![0u8; size];
+    let mut bytes = memory::zeroed(size);
     let mut slots = Vec::with_capacity(sizes.len());
     let mut rest = &mut bytes[..];
     for &n in &sizes {
@@ -320,47 +412,57 @@ fn run_all(
         slots.push(head);
         rest = tail;
     }
-    let work = |(w, slot): (&[usize], &mut [u8])| {
+    // A chunk whose slot turns out too small (lossy replacements, Java's) goes through
+    // `run_rows` on its own, into a buffer of its own that grows.
+    let work = |(w, slot): (&[usize], &mut [u8])| -> Result<Done, KernelError> {
         let rows = &bounds[w[0]..=w[1]];
-        match op.chunk(values, rows, slot) {
-            Some((written, lens)) => Ok(Some(Slot { written, lens, valid: None })),
-            None => run_rows_into(op, values, rows, is_valid, w[0], on_error, slot),
+        match run_chunk(op, values, rows, is_valid, w[0], on_error, slot)? {
+            Some(slot) => Ok(Done::Slot(slot)),
+            None => run_rows(op, values, rows, is_valid, w[0], on_error).map(Done::Own),
         }
     };
     // Every chunk's result, in order: the error to report is the first row's, not the first
     // found.
-    let all: Vec<Result<Option<Slot>, KernelError>> = if parallel {
+    let all: Vec<Result<Done, KernelError>> = if parallel {
         cuts.par_windows(2).zip(slots.into_par_iter()).map(work).collect()
     } else {
         cuts.windows(2).zip(slots).map(work).collect()
     };
-    // In chunk order, a chunk's error is the first row's, unless an earlier chunk ran out of
-    // room (and stopped before its end, where it may have failed sooner): then all the rows
-    // go through `run_rows`, which grows its buffer and finds the first failing row.
-    let mut done = Vec::with_capacity(all.len());
-    for chunk in all {
-        match chunk? {
-            Some(slot) => done.push(slot),
-            None => return run_rows(op, values, bounds, is_valid, 0, on_error),
+    let done = all.into_iter().collect::<Result<Vec<Done>, KernelError>>()?;
+    let written: usize = done.iter().map(Done::len).sum();
+    if done.iter().all(|d| matches!(d, Done::Slot(_))) {
+        // Move the slots together (nothing to move where the sizes were exact).
+        let (mut from, mut to) = (0, 0);
+        for (d, &n) in done.iter().zip(&sizes) {
+            if from != to {
+                bytes.copy_within(from..from + d.len(), to);
+            }
+            to += d.len();
+            from += n;
         }
-    }
-    // Move the slots together.
-    let (mut from, mut to) = (0, 0);
-    for (slot, &n) in done.iter().zip(&sizes) {
-        if from != to {
-            bytes.copy_within(from..from + slot.written, to);
+        bytes.truncate(to);
+    } else {
+        // Some chunk has a buffer of its own: gather them all into one of the right size.
+        let mut out = memory::zeroed(written);
+        let (mut from, mut to) = (0, 0);
+        for (d, &n) in done.iter().zip(&sizes) {
+            let src = match d {
+                Done::Slot(slot) => &bytes[from..from + slot.written],
+                Done::Own(piece) => &piece.bytes[..],
+            };
+            out[to..to + src.len()].copy_from_slice(src);
+            to += src.len();
+            from += n;
         }
-        to += slot.written;
-        from += n;
+        bytes = out;
     }
-    bytes.truncate(to);
     let mut lens = Vec::with_capacity(rows);
-    let any_null = done.iter().any(|s| s.valid.is_some());
+    let any_null = done.iter().any(|d| d.valid().is_some());
     let mut valid = any_null.then(|| Vec::with_capacity(rows));
-    for (w, slot) in cuts.windows(2).zip(&done) {
-        lens.extend_from_slice(&slot.lens);
+    for (w, d) in cuts.windows(2).zip(&done) {
+        lens.extend_from_slice(d.lens());
         if let Some(v) = valid.as_mut() {
-            match &slot.valid {
+            match d.valid() {
                 Some(sv) => v.extend_from_slice(sv),
                 None => v.extend((w[0]..w[1]).map(is_valid)),
             }
@@ -448,13 +550,9 @@ fn apply_views<T: ByteViewType>(
         for (i, row) in rows() {
             match row {
                 None => out.append_null(),
-                Some(bytes) => out.append_value(std::str::from_utf8(bytes).map_err(|e| {
-                    KernelError::at(
-                        i,
-                        e.valid_up_to(),
-                        "output is not valid UTF-8 (a binary kind would keep it)",
-                    )
-                })?),
+                Some(bytes) => out.append_value(
+                    std::str::from_utf8(bytes).map_err(|e| KernelError::at(i, e.valid_up_to(), NOT_UTF8))?,
+                ),
             }
         }
         Ok(Arc::new(out.finish()))
@@ -477,7 +575,16 @@ pub(crate) fn apply(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Res
             let a = array.as_any().downcast_ref::<$arr>().expect("kind checked");
             let (offsets, values, nulls) = apply_offsets(op, a.values(), a.offsets(), a.nulls(), on_error)?;
             if $utf8 {
-                let out = GenericStringArray::try_new(offsets, values, nulls).map_err(invalid_utf8)?;
+                check_utf8(&values, &offsets)?;
+                if nulls.as_ref().is_some_and(|n| n.len() != offsets.len() - 1) {
+                    return Err(KernelError::whole("null buffer of the wrong length"));
+                }
+                // SAFETY: `GenericStringArray::try_new` would not fail (its checks, done here
+                // in one parallel pass rather than again by Arrow): `offsets` is an
+                // `OffsetBuffer` (non-negative, increasing) whose last offset is the length
+                // of `values` (`check_utf8`), every row is UTF-8 (`check_utf8`), and the
+                // null buffer has one bit per row.
+                let out = unsafe { GenericStringArray::new_unchecked(offsets, values, nulls) };
                 Ok(Arc::new(out) as ArrayRef)
             } else {
                 Ok(Arc::new(GenericBinaryArray::try_new(offsets, values, nulls)?) as ArrayRef)
@@ -505,8 +612,66 @@ pub(crate) fn apply(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Res
     }
 }
 
-fn invalid_utf8(e: ArrowError) -> KernelError {
-    KernelError::whole(format!("output is not valid UTF-8 (a binary kind would keep it): {e}"))
+const NOT_UTF8: &str = "output is not valid UTF-8 (a binary kind would keep it)";
+
+/// Whether every row of a run (values `values[bounds[0]..bounds[last]]`, row `i` at
+/// `bounds[i]..bounds[i + 1]`) is UTF-8: the whole run is, and each row starts at one of its
+/// character boundaries (a run of valid rows is valid, and a valid run cut at character
+/// boundaries gives valid rows).
+pub(crate) fn rows_are_utf8(values: &[u8], bounds: &[usize]) -> bool {
+    let span = &values[bounds[0]..bounds[bounds.len() - 1]];
+    simdutf8::basic::from_utf8(span).is_ok()
+        && bounds.iter().all(|&b| values.get(b).is_none_or(|&c| !is_continuation(c)))
+}
+
+fn is_continuation(b: u8) -> bool {
+    (0x80..0xC0).contains(&b)
+}
+
+/// Checks that every row of a string kernel's output is UTF-8 and that the offsets end at the
+/// end of the values: the checks of `GenericStringArray::try_new`, in parallel above
+/// [`PAR_THRESHOLD`] bytes. The error names the first row that is not UTF-8 and the offset in
+/// it where the invalid sequence starts.
+fn check_utf8<O: OffsetSizeTrait>(values: &[u8], offsets: &OffsetBuffer<O>) -> Result<(), KernelError> {
+    let bounds: &[O] = offsets;
+    if bounds[bounds.len() - 1].as_usize() != values.len() {
+        return Err(KernelError::whole("offsets do not end at the end of the values"));
+    }
+    let rows = bounds.len() - 1;
+    // Rows `w[0]..w[1]`: the whole run is UTF-8 and each row starts at a character boundary.
+    let run = |w: &[usize]| -> Result<(), KernelError> {
+        let run = &bounds[w[0]..=w[1]];
+        let span = &values[run[0].as_usize()..run[run.len() - 1].as_usize()];
+        let starts_ok = run.iter().all(|o| values.get(o.as_usize()).is_none_or(|&c| !is_continuation(c)));
+        if starts_ok && simdutf8::basic::from_utf8(span).is_ok() {
+            return Ok(());
+        }
+        for (i, r) in run.windows(2).enumerate() {
+            if let Err(e) = std::str::from_utf8(&values[r[0].as_usize()..r[1].as_usize()]) {
+                return Err(KernelError::at(w[0] + i, e.valid_up_to(), NOT_UTF8));
+            }
+        }
+        unreachable!("a run whose rows are all UTF-8 is UTF-8")
+    };
+    let threads = rayon::current_num_threads();
+    if values.len() >= PAR_THRESHOLD && threads >= 2 && rows >= 2 {
+        // Runs of about equal size, a few a thread.
+        let target = (values.len() / (threads * 4)).max(PAR_THRESHOLD / 4);
+        let mut cuts = vec![0];
+        let mut start = 0;
+        for (i, o) in bounds.iter().enumerate().take(rows).skip(1) {
+            if o.as_usize() - start >= target {
+                cuts.push(i);
+                start = o.as_usize();
+            }
+        }
+        cuts.push(rows);
+        // In order: the first failing row is reported.
+        let results: Vec<Result<(), KernelError>> = cuts.par_windows(2).map(run).collect();
+        results.into_iter().collect()
+    } else {
+        run(&[0, rows])
+    }
 }
 
 /// Whether `dt` is a string kind (as opposed to binary).
@@ -522,7 +687,8 @@ struct EncodeOp<'a> {
 }
 
 impl RowOp for EncodeOp<'_> {
-    fn reserve(&self, values: &[u8], _rows: usize) -> usize {
+    fn reserve(&self, values: &[u8], bounds: &[usize]) -> usize {
+        let values = span(values, bounds);
         if self.plain {
             self.enc.encoded_len(values)
         } else {
@@ -587,9 +753,8 @@ struct DecodeOp {
 }
 
 impl RowOp for DecodeOp {
-    fn reserve(&self, values: &[u8], _rows: usize) -> usize {
-        // Never longer, except for lossy replacements (those rows ask for more).
-        values.len()
+    fn reserve(&self, values: &[u8], bounds: &[usize]) -> usize {
+        decoded_bound(&self.dec, values, bounds)
     }
 
     fn row(&self, input: &[u8], out: &mut [u8]) -> Row {
@@ -622,22 +787,14 @@ pub(crate) fn decode_chunk(
     bounds: &[usize],
     out: &mut [u8],
 ) -> Option<(usize, Vec<usize>)> {
-    let utf8 = match dec.utf8_mode() {
-        Utf8Mode::Strict => true,
-        Utf8Mode::Bytes => false,
-        _ => return None,
-    };
-    if dec.is_lenient() || dec.is_legacy_u() || (0..=255).any(|b| dec.kept_encoded().contains(b)) {
-        return None;
-    }
+    let utf8 = plain_decoder(dec)?;
     let mut lens = Vec::with_capacity(bounds.len() - 1);
     for r in bounds.windows(2) {
         let row = &values[r[0]..r[1]];
         if row.len() >= 2 && row[row.len() - 2..].contains(&b'%') || row.last() == Some(&b'%') {
             return None;
         }
-        // A plain loop: the compiler vectorizes it.
-        let escapes = row.iter().filter(|&&b| b == b'%').count();
+        let escapes = count_percent(row);
         // More `%` than room for their escapes: the row cannot decode.
         lens.push(row.len().checked_sub(2 * escapes)?);
     }
@@ -646,13 +803,59 @@ pub(crate) fn decode_chunk(
         // The whole is valid UTF-8; each row is if it starts at a character boundary.
         let mut at = 0;
         for &len in &lens {
-            if out.get(at).is_some_and(|&b| (0x80..0xC0).contains(&b)) {
+            if out.get(at).is_some_and(|&b| is_continuation(b)) {
                 return None;
             }
             at += len;
         }
     }
     (lens.iter().sum::<usize>() == n).then_some((n, lens))
+}
+
+/// Whether every escape `dec` decodes is `%HH`, which gives one byte (strict escapes, no
+/// `%u`, nothing kept encoded, UTF-8 checked or not at all: no replacement characters): then
+/// a row either fails or decodes to its length less two bytes a `%`. `Some(whether UTF-8 is
+/// checked)` for such a decoder.
+fn plain_decoder(dec: &Decoder) -> Option<bool> {
+    let utf8 = match dec.utf8_mode() {
+        Utf8Mode::Strict => true,
+        Utf8Mode::Bytes => false,
+        _ => return None,
+    };
+    let plain = !dec.is_lenient() && !dec.is_legacy_u() && (0..=255).all(|b| !dec.kept_encoded().contains(b));
+    plain.then_some(utf8)
+}
+
+/// [`RowOp::reserve`] for decoding with `dec`: for a [`plain_decoder`], the rows' lengths
+/// less two bytes a `%` (exact when every row decodes; a failing row counts as empty), so
+/// that the chunks' outputs need not be moved together; else the values' length (never
+/// exceeded but for lossy replacements, whose rows ask for more).
+pub(crate) fn decoded_bound(dec: &Decoder, values: &[u8], bounds: &[usize]) -> usize {
+    if plain_decoder(dec).is_none() {
+        return span(values, bounds).len();
+    }
+    bounds
+        .windows(2)
+        .map(|r| {
+            let row = &values[r[0]..r[1]];
+            row.len().saturating_sub(2 * count_percent(row))
+        })
+        .sum()
+}
+
+/// The values of a run of rows.
+pub(crate) fn span<'a>(values: &'a [u8], bounds: &[usize]) -> &'a [u8] {
+    &values[bounds[0]..bounds[bounds.len() - 1]]
+}
+
+/// How many `%` bytes `bytes` holds. Counted in bytes, 64 at a time: the compiler turns
+/// that into whole-register compares and byte adds (counting into a `usize` directly, it
+/// widens every byte and goes several times slower).
+fn count_percent(bytes: &[u8]) -> usize {
+    let count = |block: &[u8]| usize::from(block.iter().fold(0u8, |n, &b| n + u8::from(b == b'%')));
+    let blocks = bytes.chunks_exact(64);
+    let rest = count(blocks.remainder());
+    blocks.map(count).sum::<usize>() + rest
 }
 
 /// The decoder for an array of kind `dt`: for the string kinds, [`Utf8Mode::Bytes`] becomes
@@ -681,8 +884,8 @@ pub fn try_decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelEr
 struct NormalizeOp;
 
 impl RowOp for NormalizeOp {
-    fn reserve(&self, values: &[u8], _rows: usize) -> usize {
-        values.len()
+    fn reserve(&self, values: &[u8], bounds: &[usize]) -> usize {
+        span(values, bounds).len()
     }
 
     fn row(&self, input: &[u8], out: &mut [u8]) -> Row {
@@ -746,4 +949,57 @@ pub fn url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
 /// Spark's `try_url_decode`: [`url_decode`] with null where it fails.
 pub fn try_url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
     apply(array, &spark::UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_percent_counts_every_length() {
+        let bytes: Vec<u8> =
+            (0..300u32).map(|i| if i * 7 % 5 == 0 || i % 64 == 63 { b'%' } else { i as u8 }).collect();
+        for start in 0..70 {
+            for end in start..bytes.len() {
+                let row = &bytes[start..end];
+                assert_eq!(count_percent(row), row.iter().filter(|&&b| b == b'%').count(), "{start}..{end}");
+            }
+        }
+        assert_eq!(count_percent(&[b'%'; 200]), 200);
+    }
+
+    /// The output check names the first row that is not UTF-8 and the offset in it, in one
+    /// run and across parallel runs. (pctenc's encoders and decoders give UTF-8 for UTF-8, so
+    /// no kernel call reaches this error: the check is what lets the string arrays be built
+    /// without Arrow checking them again.)
+    #[test]
+    fn check_utf8_names_the_first_bad_row() {
+        for filler in [3, PAR_THRESHOLD] {
+            let mut values = Vec::new();
+            let mut offsets = vec![0i32];
+            let mut push = |row: &[u8]| {
+                values.extend_from_slice(row);
+                offsets.push(values.len() as i32);
+            };
+            for _ in 0..filler {
+                push("aé".as_bytes());
+            }
+            push(b"ok\xC3");
+            push(b"\xA9");
+            push(b"\xFF");
+            let bad = filler;
+            let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            let err = check_utf8(&values, &offsets).unwrap_err();
+            assert_eq!((err.row(), err.offset()), (Some(bad), Some(2)), "{err}");
+            // A row that starts inside a sequence: the whole is valid, the row is not.
+            let valid = &values[..3 * filler];
+            let mut offsets: Vec<i32> = (0..filler as i32).map(|i| 3 * i).collect();
+            offsets.extend([3 * filler as i32 - 1, 3 * filler as i32]);
+            let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            let err = check_utf8(valid, &offsets).unwrap_err();
+            assert_eq!((err.row(), err.offset()), (Some(filler - 1), Some(1)), "{err}");
+            let offsets = OffsetBuffer::new(ScalarBuffer::from(vec![0i32, 2]));
+            assert!(check_utf8(valid, &offsets).is_err(), "offsets that end before the values");
+        }
+    }
 }

@@ -32,6 +32,7 @@ use datafusion::logical_expr::ScalarUDF;
 use datafusion::prelude::SessionContext;
 
 pub mod kernels;
+mod memory;
 pub mod spark;
 mod udf;
 

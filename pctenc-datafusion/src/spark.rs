@@ -29,7 +29,7 @@ use std::borrow::Cow;
 
 use pctenc::{DecodeErrorKind, Decoder, Encoder, Utf8Mode};
 
-use crate::kernels::{Row, RowOp};
+use crate::kernels::{Row, RowOp, rows_are_utf8, span};
 
 /// Spark's message for a row that `url_decode` cannot decode (error class
 /// `CANNOT_DECODE_URL`, SQLSTATE 22546), as `SparkThrowable.getMessage` words it.
@@ -222,14 +222,6 @@ pub fn java_string(bytes: &[u8]) -> Cow<'_, [u8]> {
     }
 }
 
-/// Whether every row of a chunk (values `values[bounds[0]..bounds[last]]`) is UTF-8: the
-/// whole is, and each row starts at a character boundary of it.
-fn rows_are_utf8(values: &[u8], bounds: &[usize]) -> bool {
-    let span = &values[bounds[0]..bounds[bounds.len() - 1]];
-    std::str::from_utf8(span).is_ok()
-        && bounds.iter().all(|&b| values.get(b).is_none_or(|&c| !(0x80..0xC0).contains(&c)))
-}
-
 /// `new String(bytes, UTF_8)` as OpenJDK 17's `String.decodeUTF8_UTF16` does it, written out
 /// as UTF-8: each malformed sequence, as Java delimits it, becomes one U+FFFD.
 pub fn java_utf8(src: &[u8], out: &mut Vec<u8>) {
@@ -340,11 +332,16 @@ pub(crate) struct UrlDecodeOp {
 }
 
 impl RowOp for UrlDecodeOp {
-    fn reserve(&self, values: &[u8], _rows: usize) -> usize {
-        // Java's output is never longer than its input (an escape of 3 bytes gives at most
-        // the 3 bytes of one U+FFFD); a binary value read as a string can be (a row that
-        // does not fit asks for more).
-        values.len()
+    fn reserve(&self, values: &[u8], bounds: &[usize]) -> usize {
+        if self.binary {
+            // A binary value read as a string can be longer (a row that does not fit asks
+            // for more).
+            return span(values, bounds).len();
+        }
+        // Where the fast path decodes a row, its length less two bytes a `%`; where Java's
+        // rules take over, never more than the input (an escape of 3 bytes gives at most
+        // the 3 bytes of one U+FFFD), but more than that bound: such a row asks for more.
+        crate::kernels::decoded_bound(&FAST, values, bounds)
     }
 
     fn row(&self, input: &[u8], out: &mut [u8]) -> Row {
@@ -401,9 +398,9 @@ pub(crate) struct UrlEncodeOp {
 const FORM: Encoder = Encoder::new(pctenc::sets::FORM);
 
 impl RowOp for UrlEncodeOp {
-    fn reserve(&self, values: &[u8], _rows: usize) -> usize {
+    fn reserve(&self, values: &[u8], bounds: &[usize]) -> usize {
         // Exact for UTF-8 values; a binary row with malformed bytes asks for more.
-        FORM.encoded_len(values)
+        FORM.encoded_len(span(values, bounds))
     }
 
     fn row(&self, input: &[u8], out: &mut [u8]) -> Row {

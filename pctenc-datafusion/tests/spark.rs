@@ -83,6 +83,42 @@ fn url_decode_matches_java() {
     }
 }
 
+/// Java's cases repeated over the parallel threshold, so that the array is cut into chunks:
+/// rows that Java decodes to U+FFFD (longer than the fast path's size) and rows that fail
+/// land in every chunk, and each chunk's output is still Java's.
+#[test]
+fn url_decode_matches_java_across_parallel_chunks() {
+    let cases = cases("decode");
+    let mut rows = Vec::new();
+    let mut want = Vec::new();
+    let mut bytes = 0;
+    while bytes < 3 * kernels::PAR_THRESHOLD {
+        for case in &cases {
+            rows.push(Some(case.input.as_str()));
+            want.push(case.output.clone());
+            bytes += case.input.len();
+        }
+        // Long runs of rows the fast path takes, between the cases.
+        for _ in 0..2000 {
+            rows.push(Some("/a+b%2Fc%C3%A9?q=%E6%9D%B1%E4%BA%AC"));
+            want.push(Some("/a b/cé?q=東京".to_string()));
+            bytes += 36;
+        }
+    }
+    let first_error = want.iter().position(Option::is_none).unwrap();
+    for input in string_arrays(&rows) {
+        assert_eq!(strings(kernels::try_url_decode(input.as_ref()).unwrap().as_ref()), want);
+        let err = kernels::url_decode(input.as_ref()).unwrap_err();
+        assert_eq!(err.row(), Some(first_error), "{err}");
+        // Without the failing rows, url_decode gives the same as try_url_decode.
+        let ok: Vec<Option<&str>> =
+            rows.iter().zip(&want).filter(|(_, w)| w.is_some()).map(|(r, _)| *r).collect();
+        let ok_want: Vec<Option<String>> = want.iter().filter(|w| w.is_some()).cloned().collect();
+        let input = &string_arrays(&ok)[0];
+        assert_eq!(strings(kernels::url_decode(input.as_ref()).unwrap().as_ref()), ok_want);
+    }
+}
+
 /// The cases the issue names, each on its own, so that a failure says which.
 #[test]
 fn named_cases() {

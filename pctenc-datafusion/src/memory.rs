@@ -1,0 +1,65 @@
+//! Output buffers: zeroed memory, backed by huge pages when it is large.
+//!
+//! A kernel writes its whole output into fresh memory, and on fresh memory the cost that
+//! dominates is not the writing but the page faults: one for every 4 KiB the first time it
+//! is touched (a copy of the output's bytes into a new buffer costs about as much as
+//! encoding them). Where the kernel allows transparent huge pages on request (Linux,
+//! `/sys/kernel/mm/transparent_hugepage/enabled` at `madvise` or `always`), a large buffer
+//! asks for them, so that it faults once every 2 MiB. Elsewhere, or when the kernel says
+//! no, the buffer is ordinary memory: only the speed differs.
+
+/// Buffers of at least this many bytes ask for huge pages: a few of them, so that the
+/// pages not fully inside the buffer (at its two ends) matter little.
+pub(crate) const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
+
+/// `len` zeroed bytes.
+///
+/// ```ignore
+/// let buf = zeroed(8 << 20);
+/// assert!(buf.iter().all(|&b| b == 0));
+/// ```
+pub(crate) fn zeroed(len: usize) -> Vec<u8> {
+    // `vec![0; len]` allocates zeroed memory without touching it (large allocations come
+    // straight from the kernel, already zero), so the advice below comes before any fault.
+    let buf = vec![0u8; len];
+    if len >= HUGE_PAGE_THRESHOLD {
+        advise_huge_pages(&buf);
+    }
+    buf
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buf: &[u8]) {
+    const HUGE: usize = 2 << 20;
+    let start = buf.as_ptr() as usize;
+    // The huge pages wholly inside the buffer: the advice never reaches memory it does
+    // not own.
+    let first = start.next_multiple_of(HUGE);
+    let end = (start + buf.len()) & !(HUGE - 1);
+    if end > first {
+        // SAFETY: `first..end` lies within `buf`'s allocation (rounded inwards to page
+        // boundaries). MADV_HUGEPAGE is advice about how to back the range: it neither
+        // reads nor changes its bytes, and it cannot fail in a way that matters (an
+        // error, such as huge pages being off, leaves ordinary pages).
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_buf: &[u8]) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeroed_is_zero_at_every_size() {
+        for len in [0, 1, 4095, HUGE_PAGE_THRESHOLD - 1, HUGE_PAGE_THRESHOLD, HUGE_PAGE_THRESHOLD + 12345] {
+            let buf = zeroed(len);
+            assert_eq!(buf.len(), len);
+            assert!(buf.iter().all(|&b| b == 0), "len {len}");
+        }
+    }
+}
