@@ -6,8 +6,9 @@
 //! fails the call with a [`KernelError`] naming its row and byte offset, or becomes null in
 //! the `try_` kernels.
 //!
-//! The output is written into one buffer, sized once for the whole array, and the offsets
-//! are rebuilt: no allocation per row. Rows never interact: an escape or a UTF-8 sequence
+//! The output is written into one buffer, sized once for the whole array (exactly for plain
+//! encoding and strict decoding), and the offsets are rebuilt: no allocation per row. A
+//! string kind's output is checked as UTF-8 once, in parallel, rather than again by Arrow. Rows never interact: an escape or a UTF-8 sequence
 //! never spans two rows (a `%` at the end of a row is truncated there, whatever the next row
 //! holds). Where that changes nothing, a whole chunk of values is transformed in one call:
 //! plain encoding (no re-quoting, no IRI set) treats each byte on its own, so it measures the
