@@ -7,8 +7,10 @@
 //! the `try_` kernels.
 //!
 //! The output is written into one buffer, sized once for the whole array (exactly for plain
-//! encoding and strict decoding), and the offsets are rebuilt: no allocation per row. A
-//! string kind's output is checked as UTF-8 once, in parallel, rather than again by Arrow. Rows never interact: an escape or a UTF-8 sequence
+//! encoding and pctenc's strict decoding), and the offsets are rebuilt: no allocation per row
+//! (a chunk of rows that outgrows its part of the buffer, through lossy replacements, gets a
+//! buffer of its own, gathered after). The output of `Utf8` and `LargeUtf8` is checked as
+//! UTF-8 once, in parallel, rather than again by Arrow. Rows never interact: an escape or a UTF-8 sequence
 //! never spans two rows (a `%` at the end of a row is truncated there, whatever the next row
 //! holds). Where that changes nothing, a whole chunk of values is transformed in one call:
 //! plain encoding (no re-quoting, no IRI set) treats each byte on its own, so it measures the
@@ -643,7 +645,9 @@ fn check_utf8<O: OffsetSizeTrait>(values: &[u8], offsets: &OffsetBuffer<O>) -> R
     let run = |w: &[usize]| -> Result<(), KernelError> {
         let run = &bounds[w[0]..=w[1]];
         let span = &values[run[0].as_usize()..run[run.len() - 1].as_usize()];
-        let starts_ok = run.iter().all(|o| values.get(o.as_usize()).is_none_or(|&c| !is_continuation(c)));
+        // The run's end is the next run's first start: that run checks it.
+        let starts = &run[..run.len() - 1];
+        let starts_ok = starts.iter().all(|o| values.get(o.as_usize()).is_none_or(|&c| !is_continuation(c)));
         if starts_ok && simdutf8::basic::from_utf8(span).is_ok() {
             return Ok(());
         }
@@ -652,7 +656,8 @@ fn check_utf8<O: OffsetSizeTrait>(values: &[u8], offsets: &OffsetBuffer<O>) -> R
                 return Err(KernelError::at(w[0] + i, e.valid_up_to(), NOT_UTF8));
             }
         }
-        unreachable!("a run whose rows are all UTF-8 is UTF-8")
+        // Not reached: a run whose rows are all UTF-8 is UTF-8 and starts each at a boundary.
+        Err(KernelError::whole(NOT_UTF8))
     };
     let threads = rayon::current_num_threads();
     if values.len() >= PAR_THRESHOLD && threads >= 2 && rows >= 2 {

@@ -8,8 +8,8 @@
 //! asks for them, so that it faults once every 2 MiB. Elsewhere, or when the kernel says
 //! no, the buffer is ordinary memory: only the speed differs.
 
-/// Buffers of at least this many bytes ask for huge pages: a few of them, so that the
-/// pages not fully inside the buffer (at its two ends) matter little.
+/// Buffers of at least this many bytes ask for huge pages: large enough to hold at least one
+/// whole aligned 2 MiB page, so that the advice is not wasted on a buffer it cannot cover.
 pub(crate) const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
 
 /// `len` zeroed bytes.
@@ -19,8 +19,10 @@ pub(crate) const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
 /// assert!(buf.iter().all(|&b| b == 0));
 /// ```
 pub(crate) fn zeroed(len: usize) -> Vec<u8> {
-    // `vec![0; len]` allocates zeroed memory without touching it (large allocations come
-    // straight from the kernel, already zero), so the advice below comes before any fault.
+    // `vec![0; len]` allocates zeroed memory, usually without touching it (large allocations
+    // come straight from the kernel, already zero), so that the advice below comes before
+    // the first fault. (An allocator may instead reuse memory it holds, already faulted in:
+    // then the advice changes nothing.)
     let buf = vec![0u8; len];
     if len >= HUGE_PAGE_THRESHOLD {
         advise_huge_pages(&buf);
