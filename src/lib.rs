@@ -95,6 +95,7 @@
 //! | a `Cow<str>`, borrowed when nothing changes | [`encode`], [`Encoder::encode`] |
 //! | append to a `String` / `Vec<u8>` | [`encode_string`], [`Encoder::encode_vec`] |
 //! | into your buffer, no allocation | [`encode_slice`] (size it with [`encoded_len`]) |
+//! | the encoded length of each row of a column (one buffer and its offsets), in one pass | [`Encoder::encoded_lens`] |
 //! | lazily, as `Display` or an iterator | [`percent_encode`], [`utf8_percent_encode`] |
 //! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] (strict), [`encode_utf16_lossy`] (U+FFFD, as `URLSearchParams`) |
 //! | decode strictly / leniently | [`decode`], [`decode_lenient`] |

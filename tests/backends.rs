@@ -177,6 +177,76 @@ fn every_one_byte_set_and_its_complement() {
     }
 }
 
+/// `encoded_lens` of the parts of `input` at `bounds` on `engine` (and on scalar) against
+/// the scalar `encoded_len` of each part.
+fn check_lens(engine: Engine, input: &[u8], bounds: &[usize], enc: Encoder) {
+    let scalar = enc.engine(Engine::scalar());
+    let want: Vec<usize> = bounds.windows(2).map(|w| scalar.encoded_len(&input[w[0]..w[1]])).collect();
+    for e in [engine, Engine::scalar()] {
+        let got = enc.engine(e).encoded_lens(input, bounds);
+        assert_eq!(
+            got,
+            want,
+            "{:?} encoded_lens at {bounds:?} of {input:?} with {:?}",
+            e.backend(),
+            enc.set()
+        );
+    }
+}
+
+/// Bounds from `start` on, parts of the lengths `parts` gives in turn (not all 0), up to `end`.
+fn bounds(start: usize, end: usize, parts: &[usize]) -> Vec<usize> {
+    let mut out = vec![start];
+    for &len in parts.iter().cycle() {
+        let at = (out[out.len() - 1] + len).min(end);
+        out.push(at);
+        if at == end {
+            return out;
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn encoded_lens_of_parts_of_every_length() {
+    let parts: &[&[usize]] =
+        &[&[0, 0, 1], &[1], &[5, 0, 17], &[63, 64, 65], &[16, 31, 33, 2], &[200], &[1000]];
+    for engine in engines() {
+        let encoders = all_encoders();
+        for (e, enc) in encoders.iter().copied().enumerate() {
+            for (p, input) in patterns(3 * WIDEST + 1 + 256).into_iter().enumerate() {
+                if MIRI && e % 8 != p {
+                    continue;
+                }
+                for (i, lens) in parts.iter().enumerate() {
+                    // Parts from the start and from an odd offset, over all of the input and
+                    // ending before it does.
+                    for (start, end) in [(0, input.len()), (7, input.len() - 3), (3, 9)] {
+                        if !MIRI || (i + start) % 5 == p % 5 {
+                            check_lens(engine, &input, &bounds(start, end, lens), enc);
+                        }
+                    }
+                }
+            }
+            check_lens(engine, b"abc", &[], enc);
+            check_lens(engine, b"abc", &[2], enc);
+            check_lens(engine, b"", &[0, 0], enc);
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "not ascending")]
+fn encoded_lens_rejects_bounds_that_go_back() {
+    Encoder::new(sets::FORM).encoded_lens("abc", &[0, 2, 1]);
+}
+
+#[test]
+#[should_panic(expected = "past the input")]
+fn encoded_lens_rejects_bounds_past_the_input() {
+    Encoder::new(sets::FORM).encoded_lens("abc", &[0, 4]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -191,6 +261,22 @@ proptest! {
         let set = set_from_bits(bits).with_space_as_plus(plus).with_iri(iri);
         for engine in engines() {
             check(engine, &input, Encoder::new(set).lowercase(lowercase));
+        }
+    }
+
+    #[test]
+    fn random_parts(
+        bits in any::<u128>(),
+        plus in any::<bool>(),
+        iri in any::<bool>(),
+        input in proptest::collection::vec(prop_oneof![any::<u8>(), Just(b' '), Just(b'%'), 0x20u8..0x7F], 0..RANDOM_MAX),
+        cuts in proptest::collection::vec(any::<proptest::sample::Index>(), 0..40),
+    ) {
+        let set = set_from_bits(bits).with_space_as_plus(plus).with_iri(iri);
+        let mut bounds: Vec<usize> = cuts.iter().map(|c| c.index(input.len() + 1)).collect();
+        bounds.sort_unstable();
+        for engine in engines() {
+            check_lens(engine, &input, &bounds, Encoder::new(set));
         }
     }
 }

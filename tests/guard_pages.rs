@@ -140,7 +140,8 @@ fn decoders() -> Vec<Decoder> {
     all
 }
 
-/// Encoding, its length and validation read only the input; the output written is exact.
+/// Encoding, its length (of the whole and of parts) and validation read only the input; the
+/// output written is exact.
 fn check_encode(engine: Engine, input: &[u8], edge: Edge, out: &mut Guarded) {
     for encoder in encoders() {
         let (fast, scalar) = (encoder.engine(engine), encoder.engine(Engine::scalar()));
@@ -148,6 +149,10 @@ fn check_encode(engine: Engine, input: &[u8], edge: Edge, out: &mut Guarded) {
         let ctx = || format!("{:?}, {edge:?}, {:?}, input {input:?}", engine.backend(), encoder.set());
         assert_eq!(fast.encode(input), want, "encode: {}", ctx());
         assert_eq!(fast.encoded_len(input), want.len(), "encoded_len: {}", ctx());
+        let (half, end) = (input.len() / 2, input.len());
+        let lens = [scalar.encoded_len(&input[..half]), scalar.encoded_len(&input[half..])];
+        assert_eq!(fast.encoded_lens(input, &[0, half, end]), lens, "encoded_lens: {}", ctx());
+        assert_eq!(fast.encoded_lens(input, &[1.min(end), end]), [scalar.encoded_len(&input[1.min(end)..])]);
         assert_eq!(fast.validate(input), scalar.validate(input), "validate: {}", ctx());
         let n = want.len();
         let slot = out.at(edge, n);

@@ -249,6 +249,44 @@ impl Encoder {
         self.checked_encoded_len(input).unwrap_or(usize::MAX)
     }
 
+    /// The exact length of the encoding of each part of `input` that `bounds` delimits, part
+    /// `i` being `input[bounds[i]..bounds[i + 1]]`: what [`encoded_len`](Encoder::encoded_len)
+    /// gives for each part, in one pass over the bytes. For columnar data, where the parts
+    /// are the rows of one buffer (Arrow's offsets, as `usize`) and are short and many: one
+    /// call per row costs more than the row's bytes. Empty when `bounds` has fewer than two
+    /// elements.
+    ///
+    /// # Panics
+    ///
+    /// If `bounds` is not ascending, or its last element is past the end of `input`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::COMPONENT);
+    /// assert_eq!(enc.encoded_lens("a bcé/", &[0, 1, 3, 6, 7]), [1, 4, 7, 3]);
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn encoded_lens(&self, input: impl AsRef<[u8]>, bounds: &[usize]) -> Vec<usize> {
+        let input = input.as_ref();
+        assert!(bounds.windows(2).all(|w| w[0] <= w[1]), "bounds are not ascending");
+        let (Some(&base), Some(&last)) = (bounds.first(), bounds.last()) else { return Vec::new() };
+        assert!(last <= input.len(), "bounds end at {last}, past the input's {} bytes", input.len());
+        if !self.is_plain() {
+            // Re-quoting and IRI sets look at neighbouring bytes: part by part.
+            return bounds.windows(2).map(|w| self.encoded_len(&input[w[0]..w[1]])).collect();
+        }
+        // The escapes before each bound, then each part's length from two of them.
+        let mut lens = alloc::vec![0; bounds.len()];
+        simd::count_escapes_before(self.engine_in_use(), input, &self.set, base, bounds, &mut lens);
+        for i in 0..bounds.len() - 1 {
+            let escapes = lens[i + 1] - lens[i];
+            lens[i] = escaped_len(bounds[i + 1] - bounds[i], escapes).unwrap_or(usize::MAX);
+        }
+        lens.pop();
+        lens
+    }
+
     /// Encodes `input` into the start of `out` and returns the number of bytes written.
     /// Never allocates, never writes past `out`, and reads the input once when it fits. Size
     /// `out` with [`encoded_len`](Encoder::encoded_len), or use a buffer at hand and retry on

@@ -31,6 +31,23 @@ pub(crate) fn count_escapes(input: &[u8], set: &Set) -> usize {
     if set.space_as_plus() { escaped - input.iter().filter(|&&b| b == b' ').count() } else { escaped }
 }
 
+/// For each of `cuts` (ascending offsets into `input`, the first at least `base`), how many
+/// bytes of `input[base..cut]` are written as `%HH`, into `counts` (as long as `cuts`).
+pub(crate) fn count_escapes_before(
+    input: &[u8],
+    set: &Set,
+    base: usize,
+    cuts: &[usize],
+    counts: &mut [usize],
+) {
+    let (mut running, mut at) = (0, base);
+    for (&cut, count) in cuts.iter().zip(counts) {
+        running += count_escapes(&input[at..cut], set);
+        at = cut;
+        *count = running;
+    }
+}
+
 /// Encodes `input` into the start of `out` and returns how many bytes it wrote, or `None`
 /// when `out` is too small (then what was written is unspecified).
 pub(crate) fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {

@@ -91,6 +91,57 @@ pub(crate) unsafe fn count_escapes<K: Kernel>(input: &[u8], set: &Set) -> usize 
     count
 }
 
+/// For each of `cuts` (ascending offsets into `input`, the first at least `base`), how many
+/// bytes of `input[base..cut]` are written as `%HH`, into `counts` (as long as `cuts`): the
+/// escapes of many short parts of one buffer (the rows of a column) in one pass, one
+/// classification per block and a popcount per cut.
+///
+/// # Safety
+/// The CPU supports `K`'s instruction set.
+#[inline(always)]
+pub(crate) unsafe fn count_escapes_before<K: Kernel>(
+    input: &[u8],
+    set: &Set,
+    base: usize,
+    cuts: &[usize],
+    counts: &mut [usize],
+) {
+    let Some(&last) = cuts.last() else { return };
+    let input = &input[..last];
+    if input.len() - base < K::BYTES {
+        return scalar::count_escapes_before(input, set, base, cuts, counts);
+    }
+    // SAFETY: the caller vouches for the CPU.
+    let p = unsafe { K::prepare(set, crate::hex::UPPER) };
+    // The cuts below `at` are done; `running` counts the escapes of `input[base..at]`.
+    let (mut running, mut at, mut j) = (0usize, base, 0);
+    // `(m & below(k))`: the lanes of mask `m` before lane `k` (`k < 64`).
+    let below = |k: usize| (1u64 << k) - 1;
+    while at + K::BYTES <= input.len() {
+        // SAFETY: `at + BYTES <= input.len()`.
+        let (escaped, _) = unsafe { K::classify(&p, input.as_ptr().add(at)) };
+        while j < cuts.len() && cuts[j] < at + K::BYTES {
+            counts[j] = running + (escaped & below(cuts[j] - at)).count_ones() as usize;
+            j += 1;
+        }
+        running += escaped.count_ones() as usize;
+        at += K::BYTES;
+    }
+    // The last, partial block: classify the final BYTES bytes (there are at least that many
+    // after `base`) and drop the lanes counted already.
+    let escaped = if at < input.len() {
+        let start = input.len() - K::BYTES;
+        // SAFETY: `start + BYTES == input.len()`.
+        let (escaped, _) = unsafe { K::classify(&p, input.as_ptr().add(start)) };
+        escaped >> (at - start)
+    } else {
+        0
+    };
+    for (&cut, count) in cuts[j..].iter().zip(&mut counts[j..]) {
+        *count = running + (escaped & below(cut - at)).count_ones() as usize;
+    }
+}
+
 /// Encodes `input` into `out` and returns the output's length, or `None` when `out` is too
 /// small (then what was written is unspecified; nothing is written past `out`).
 ///
@@ -259,7 +310,7 @@ pub(crate) unsafe fn count_valid_escapes<K: DecodeKernel>(input: &[u8]) -> usize
     count + crate::decode::scalar::count_valid_escapes(input, at)
 }
 
-/// The `#[target_feature]` entry points of a kernel (`count_escapes`, `encode`,
+/// The `#[target_feature]` entry points of a kernel (`count_escapes`, `count_escapes_before`, `encode`,
 /// `valid_prefix`, `count_valid_escapes`), which run the generic algorithms compiled for the
 /// kernel's instruction set.
 macro_rules! entry_points {
@@ -272,6 +323,22 @@ macro_rules! entry_points {
         pub(crate) unsafe fn count_escapes(input: &[u8], set: &$crate::Set) -> usize {
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::count_escapes::<$kernel>(input, set) }
+        }
+
+        /// For each of `cuts`, how many bytes of `input[base..cut]` are written as `%HH`.
+        ///
+        /// # Safety
+        /// The CPU supports every feature this function enables.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn count_escapes_before(
+            input: &[u8],
+            set: &$crate::Set,
+            base: usize,
+            cuts: &[usize],
+            counts: &mut [usize],
+        ) {
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::count_escapes_before::<$kernel>(input, set, base, cuts, counts) }
         }
 
         /// Encodes `input` into `out`: the output's length, or `None` if `out` is too small.

@@ -56,6 +56,25 @@ pub(crate) fn count_escapes(engine: Engine, input: &[u8], set: &Set) -> usize {
     dispatch!(engine, count_escapes(input, set), scalar::count_escapes(input, set))
 }
 
+/// For each of `cuts` (ascending, the first at least `base`), how many bytes of
+/// `input[base..cut]` are written as `%HH`, into `counts`, on `engine`'s backend.
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+#[inline]
+pub(crate) fn count_escapes_before(
+    engine: Engine,
+    input: &[u8],
+    set: &Set,
+    base: usize,
+    cuts: &[usize],
+    counts: &mut [usize],
+) {
+    dispatch!(
+        engine,
+        count_escapes_before(input, set, base, cuts, counts),
+        scalar::count_escapes_before(input, set, base, cuts, counts)
+    )
+}
+
 /// Encodes `input` into `out` on `engine`'s backend and returns the output's length, or
 /// `None` when `out` is too small. Never writes past `out`.
 #[inline]

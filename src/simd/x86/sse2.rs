@@ -326,6 +326,24 @@ pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
 /// # Safety
 /// As for [`count_escapes`].
 #[target_feature(enable = "sse2")]
+pub(crate) unsafe fn count_escapes_before(
+    input: &[u8],
+    set: &Set,
+    base: usize,
+    cuts: &[usize],
+    counts: &mut [usize],
+) {
+    // Short parts are no reason to go scalar here: the blocks run over the whole input.
+    if cuts.last().is_none_or(|&last| last - base < SHORT) {
+        return crate::encode::scalar::count_escapes_before(input, set, base, cuts, counts);
+    }
+    // SAFETY: SSE2 is available.
+    unsafe { generic::count_escapes_before::<Sse2>(input, set, base, cuts, counts) }
+}
+
+/// # Safety
+/// As for [`count_escapes`].
+#[target_feature(enable = "sse2")]
 pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
     if input.len() < SHORT {
         return crate::encode::scalar::encode(input, set, digits, out);
