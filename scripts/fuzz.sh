@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds every fuzz target of fuzz/ and runs each for FUZZ_SECONDS seconds (default 30),
+# Builds every fuzz target of fuzz/ and runs each for FUZZ_SECONDS seconds (default 30), as
+# many at a time as there are cores (FUZZ_JOBS),
 # from the seeds in fuzz/seeds/<target> and the local corpus fuzz/corpus/<target> (kept
 # between runs, not committed). Fails at the first finding: cargo fuzz exits non-zero, the
 # input is saved in fuzz/artifacts/<target>/, and the end of the fuzzer's log is printed.
@@ -30,19 +31,46 @@ cargo +nightly fuzz build "${flags[@]}"
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-for target in $(cargo +nightly fuzz list); do
-  echo "==> fuzzing $target for ${seconds}s"
+# A libFuzzer run uses one core: FUZZ_JOBS targets (default: one per core) run at a time,
+# each for the full FUZZ_SECONDS.
+jobs=${FUZZ_JOBS:-$(nproc)}
+run_target() {
+  local target=$1 seeds=()
   mkdir -p "corpus/$target"
-  seeds=()
   [ -d "seeds/$target" ] && seeds=("seeds/$target")
   # -timeout: an input that runs for 2 minutes is a finding (a hang) too. The slowest real
   # ones take about 15 s: 2 MiB of invalid UTF-8 through an IRI set in the `parallel` target.
-  if ! cargo +nightly fuzz run "${flags[@]}" "$target" "corpus/$target" "${seeds[@]}" -- \
-    -max_total_time="$seconds" -timeout=120 -print_final_stats=1 >"$logs/$target.log" 2>&1; then
+  cargo +nightly fuzz run "${flags[@]}" "$target" "corpus/$target" "${seeds[@]}" -- \
+    -max_total_time="$seconds" -timeout=120 -print_final_stats=1 >"$logs/$target.log" 2>&1
+}
+# Reports a finished target: its figures, or the end of its log and the failure.
+report() {
+  local target=$1 status=$2
+  if [ "$status" -ne 0 ]; then
     tail -n 80 "$logs/$target.log"
     echo "fuzz.sh: $target found a problem; the input is in fuzz/artifacts/$target/" >&2
-    exit 1
+    return 1
   fi
+  echo "==> $target ran ${seconds}s"
   grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|Done )' "$logs/$target.log" || true
+}
+declare -A running=()
+failed=0
+# Waits for one running target and reports it.
+reap() {
+  local pid status=0 target
+  wait -n -p pid "${!running[@]}" || status=$?
+  target=${running[$pid]}
+  unset "running[$pid]"
+  report "$target" "$status" || failed=1
+}
+for target in $(cargo +nightly fuzz list); do
+  while [ "${#running[@]}" -ge "$jobs" ]; do reap; done
+  [ "$failed" -eq 0 ] || break
+  echo "==> fuzzing $target for ${seconds}s"
+  run_target "$target" &
+  running[$!]=$target
 done
+while [ "${#running[@]}" -gt 0 ]; do reap; done
+[ "$failed" -eq 0 ] || exit 1
 echo "==> every fuzz target ran ${seconds}s without a finding"
