@@ -161,6 +161,12 @@ pub(crate) trait RowOp: Sync {
     fn chunk(&self, _values: &[u8], _bounds: &[usize], _out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
         None
     }
+    /// Whether every row's output is UTF-8 whatever the input: then a string kernel's output
+    /// needs no UTF-8 check (one pass over the output less). `false` (the default) when that
+    /// is not known.
+    fn output_is_utf8(&self) -> bool {
+        false
+    }
 }
 
 /// The output of a run of rows: the bytes, the length of each row, and which rows are valid.
@@ -578,14 +584,21 @@ pub(crate) fn apply(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Res
             let a = array.as_any().downcast_ref::<$arr>().expect("kind checked");
             let (offsets, values, nulls) = apply_offsets(op, a.values(), a.offsets(), a.nulls(), on_error)?;
             if $utf8 {
-                check_utf8(&values, &offsets)?;
+                if op.output_is_utf8() {
+                    // The UTF-8 check's other half; the rows' UTF-8, in tests.
+                    ends_at(&values, &offsets)?;
+                    debug_assert!(check_utf8(&values, &offsets).is_ok(), "output_is_utf8 but not UTF-8");
+                } else {
+                    check_utf8(&values, &offsets)?;
+                }
                 if nulls.as_ref().is_some_and(|n| n.len() != offsets.len() - 1) {
                     return Err(KernelError::whole("null buffer of the wrong length"));
                 }
                 // SAFETY: `GenericStringArray::try_new` would not fail (its checks, done here
                 // in one parallel pass rather than again by Arrow): `offsets` is an
                 // `OffsetBuffer` (non-negative, increasing) whose last offset is the length
-                // of `values` (`check_utf8`), every row is UTF-8 (`check_utf8`), and the
+                // of `values` (`ends_at`, in `check_utf8` too), every row is UTF-8
+                // (`check_utf8`, or the op's output always is: `output_is_utf8`), and the
                 // null buffer has one bit per row.
                 let out = unsafe { GenericStringArray::new_unchecked(offsets, values, nulls) };
                 Ok(Arc::new(out) as ArrayRef)
@@ -631,15 +644,21 @@ fn is_continuation(b: u8) -> bool {
     (0x80..0xC0).contains(&b)
 }
 
+/// Checks that the offsets end at the end of the values.
+fn ends_at<O: OffsetSizeTrait>(values: &[u8], offsets: &OffsetBuffer<O>) -> Result<(), KernelError> {
+    if offsets[offsets.len() - 1].as_usize() != values.len() {
+        return Err(KernelError::whole("offsets do not end at the end of the values"));
+    }
+    Ok(())
+}
+
 /// Checks that every row of a string kernel's output is UTF-8 and that the offsets end at the
 /// end of the values: the checks of `GenericStringArray::try_new`, in parallel above
 /// [`PAR_THRESHOLD`] bytes. The error names the first row that is not UTF-8 and the offset in
 /// it where the invalid sequence starts.
 fn check_utf8<O: OffsetSizeTrait>(values: &[u8], offsets: &OffsetBuffer<O>) -> Result<(), KernelError> {
+    ends_at(values, offsets)?;
     let bounds: &[O] = offsets;
-    if bounds[bounds.len() - 1].as_usize() != values.len() {
-        return Err(KernelError::whole("offsets do not end at the end of the values"));
-    }
     let rows = bounds.len() - 1;
     // Rows `w[0]..w[1]`: the whole run is UTF-8 and each row starts at a character boundary.
     let run = |w: &[usize]| -> Result<(), KernelError> {
@@ -716,19 +735,26 @@ impl RowOp for EncodeOp<'_> {
         }
         encode_chunk(self.enc, values, bounds, out)
     }
+
+    /// An encoder's output is UTF-8 whatever its input (what `Encoder::encode` returning a
+    /// `str` rests on): escapes are ASCII, a set other than IRI escapes every byte from 0x80
+    /// on, and an IRI set keeps only whole valid UTF-8 characters.
+    fn output_is_utf8(&self) -> bool {
+        true
+    }
 }
 
 /// [`RowOp::chunk`] for an encoder without re-quoting or an IRI set: each byte is kept or
 /// escaped on its own (no escape to copy, no character to keep), so the rows' outputs, one
-/// after the other, are the output of their values. Measures the rows, then encodes the
-/// values in one call.
+/// after the other, are the output of their values. Measures the rows in one pass
+/// ([`Encoder::encoded_lens`]), then encodes the values in one call.
 pub(crate) fn encode_chunk(
     enc: &Encoder,
     values: &[u8],
     bounds: &[usize],
     out: &mut [u8],
 ) -> Option<(usize, Vec<usize>)> {
-    let lens: Vec<usize> = bounds.windows(2).map(|r| enc.encoded_len(&values[r[0]..r[1]])).collect();
+    let lens = enc.encoded_lens(values, bounds);
     let n = enc.encode_slice(&values[bounds[0]..bounds[bounds.len() - 1]], out).ok()?;
     (lens.iter().sum::<usize>() == n).then_some((n, lens))
 }

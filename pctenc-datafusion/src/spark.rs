@@ -413,4 +413,10 @@ impl RowOp for UrlEncodeOp {
         }
         crate::kernels::encode_chunk(&FORM, values, bounds, out)
     }
+
+    /// What an encoder writes is UTF-8 whatever its input (`EncodeOp::output_is_utf8`); a
+    /// binary row is first read as Java's `String`, which is UTF-8 too.
+    fn output_is_utf8(&self) -> bool {
+        true
+    }
 }
