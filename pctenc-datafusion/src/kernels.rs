@@ -227,13 +227,14 @@ fn run_rows(
     Ok(Piece { bytes, lens, valid })
 }
 
-/// Cuts `rows` rows (value bounds `bounds`, `rows + 1` entries) into runs of about `target`
-/// bytes each: the row indices where runs start, and `rows` at the end.
-fn cut(bounds: &[usize], target: usize) -> Vec<usize> {
-    let rows = bounds.len() - 1;
+/// Cuts `rows` rows, row `i` starting at value offset `bound(i)`,
+/// into runs of about `target` bytes each: the row indices where runs start, and `rows` at
+/// the end.
+fn cut(rows: usize, bound: impl Fn(usize) -> usize, target: usize) -> Vec<usize> {
     let mut cuts = vec![0];
-    let mut start = bounds[0];
-    for (i, &at) in bounds.iter().enumerate().take(rows).skip(1) {
+    let mut start = bound(0);
+    for i in 1..rows {
+        let at = bound(i);
         if at - start >= target {
             cuts.push(i);
             start = at;
@@ -402,8 +403,11 @@ fn run_all(
     let threads = rayon::current_num_threads();
     let parallel = total >= PAR_THRESHOLD && threads >= 2 && rows >= 2;
     // A few chunks a thread, so that uneven rows even out.
-    let cuts =
-        if parallel { cut(bounds, (total / (threads * 4)).max(PAR_THRESHOLD / 4)) } else { vec![0, rows] };
+    let cuts = if parallel {
+        cut(rows, |i| bounds[i], (total / (threads * 4)).max(PAR_THRESHOLD / 4))
+    } else {
+        vec![0, rows]
+    };
     let sizes: Vec<usize> = if parallel {
         cuts.par_windows(2).map(|w| op.reserve(values, &bounds[w[0]..=w[1]])).collect()
     } else {
@@ -682,15 +686,7 @@ fn check_utf8<O: OffsetSizeTrait>(values: &[u8], offsets: &OffsetBuffer<O>) -> R
     if values.len() >= PAR_THRESHOLD && threads >= 2 && rows >= 2 {
         // Runs of about equal size, a few a thread.
         let target = (values.len() / (threads * 4)).max(PAR_THRESHOLD / 4);
-        let mut cuts = vec![0];
-        let mut start = 0;
-        for (i, o) in bounds.iter().enumerate().take(rows).skip(1) {
-            if o.as_usize() - start >= target {
-                cuts.push(i);
-                start = o.as_usize();
-            }
-        }
-        cuts.push(rows);
+        let cuts = cut(rows, |i| bounds[i].as_usize(), target);
         // In order: the first failing row is reported.
         let results: Vec<Result<(), KernelError>> = cuts.par_windows(2).map(run).collect();
         results.into_iter().collect()
