@@ -151,11 +151,20 @@ pub fn encode(enc: Encoder, input: &[u8]) {
     if enc.is_keeping_escapes() {
         same("re-quoting the re-quoted output", scalar.encode(&want).into_owned(), want.clone(), &case);
     }
+    // Parts as rows of a column: cut before every byte that is 0 mod 7 (empty parts when
+    // the input starts with one), measured in one pass against each part on its own.
+    let bounds: Vec<usize> = core::iter::once(0)
+        .chain((0..input.len()).filter(|&i| input[i] % 7 == 0))
+        .chain([input.len()])
+        .collect();
+    let want_lens: Vec<usize> = bounds.windows(2).map(|w| scalar.encoded_len(&input[w[0]..w[1]])).collect();
+    same("scalar encoded_lens", scalar.encoded_lens(input, &bounds), want_lens.clone(), &case);
     for &engine in all_engines() {
         let fast = enc.engine(engine);
         let b = engine.backend().name();
         same_bytes(&format!("{b} encode"), fast.encode(input).as_bytes(), want.as_bytes(), &case);
         same(&format!("{b} encoded_len"), fast.encoded_len(input), n, &case);
+        same(&format!("{b} encoded_lens"), fast.encoded_lens(input, &bounds), want_lens.clone(), &case);
         same(&format!("{b} checked_encoded_len"), fast.checked_encoded_len(input), Some(n), &case);
 
         let mut out = b"prefix".to_vec();
