@@ -34,6 +34,16 @@ trap 'rm -rf "$logs"' EXIT
 # A libFuzzer run uses one core: FUZZ_JOBS targets (default: one per core) run at a time,
 # each for the full FUZZ_SECONDS.
 jobs=${FUZZ_JOBS:-$(nproc)}
+if ! [[ $jobs =~ ^[1-9][0-9]*$ ]]; then
+  echo "fuzz.sh: FUZZ_JOBS must be a positive number, not \"$jobs\"" >&2
+  exit 2
+fi
+# A failing `cargo fuzz list` inside the `for` below would go unseen: list first.
+targets=$(cargo +nightly fuzz list)
+if [ -z "$targets" ]; then
+  echo "fuzz.sh: cargo fuzz list gave no target" >&2
+  exit 1
+fi
 run_target() {
   local target=$1 seeds=()
   mkdir -p "corpus/$target"
@@ -64,7 +74,7 @@ reap() {
   unset "running[$pid]"
   report "$target" "$status" || failed=1
 }
-for target in $(cargo +nightly fuzz list); do
+for target in $targets; do
   while [ "${#running[@]}" -ge "$jobs" ]; do reap; done
   [ "$failed" -eq 0 ] || break
   echo "==> fuzzing $target for ${seconds}s"
