@@ -215,7 +215,9 @@ fn encoded_lens_of_parts_of_every_length() {
     let len = if MIRI { 300 } else { 3 * WIDEST + 1 + 256 };
     for engine in engines() {
         // Under Miri, a few encoders, one pattern each.
-        for (e, enc) in thin(all_encoders(), 16).into_iter().enumerate() {
+        // Re-quoting too, which measures part by part.
+        let encoders = [all_encoders(), vec![Encoder::new(sets::PATH).keep_escapes(true)]].concat();
+        for (e, enc) in thin(encoders, 16).into_iter().enumerate() {
             for (p, input) in patterns(len).into_iter().enumerate() {
                 if MIRI && p != e % 8 {
                     continue;

@@ -159,12 +159,22 @@ pub fn encode(enc: Encoder, input: &[u8]) {
         .collect();
     let want_lens: Vec<usize> = bounds.windows(2).map(|w| scalar.encoded_len(&input[w[0]..w[1]])).collect();
     same("scalar encoded_lens", scalar.encoded_lens(input, &bounds), want_lens.clone(), &case);
+    // The same parts but the first and the last: bounds that start past 0 and end before
+    // the input does.
+    let inner = &bounds[1..bounds.len() - 1];
+    let want_inner = want_lens.get(1..want_lens.len().saturating_sub(1)).unwrap_or(&[]).to_vec();
     for &engine in all_engines() {
         let fast = enc.engine(engine);
         let b = engine.backend().name();
         same_bytes(&format!("{b} encode"), fast.encode(input).as_bytes(), want.as_bytes(), &case);
         same(&format!("{b} encoded_len"), fast.encoded_len(input), n, &case);
         same(&format!("{b} encoded_lens"), fast.encoded_lens(input, &bounds), want_lens.clone(), &case);
+        same(
+            &format!("{b} encoded_lens, inner parts"),
+            fast.encoded_lens(input, inner),
+            want_inner.clone(),
+            &case,
+        );
         same(&format!("{b} checked_encoded_len"), fast.checked_encoded_len(input), Some(n), &case);
 
         let mut out = b"prefix".to_vec();

@@ -227,9 +227,8 @@ fn run_rows(
     Ok(Piece { bytes, lens, valid })
 }
 
-/// Cuts `rows` rows, row `i` starting at value offset `bound(i)`,
-/// into runs of about `target` bytes each: the row indices where runs start, and `rows` at
-/// the end.
+/// Cuts `rows` rows, row `i` starting at value offset `bound(i)`, into runs of about `target`
+/// bytes each: the row indices where runs start, and `rows` at the end.
 fn cut(rows: usize, bound: impl Fn(usize) -> usize, target: usize) -> Vec<usize> {
     let mut cuts = vec![0];
     let mut start = bound(0);

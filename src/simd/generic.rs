@@ -117,7 +117,8 @@ pub(crate) unsafe fn count_escapes_before<K: Kernel>(
     let (mut running, mut at, mut j) = (0usize, base, 0);
     // `(m & below(k))`: the lanes of mask `m` before lane `k` (`k < 64`).
     let below = |k: usize| (1u64 << k) - 1;
-    while at + K::BYTES <= input.len() {
+    // `input.len() >= BYTES` here: the guard cannot overflow, whatever `base` is.
+    while at <= input.len() - K::BYTES {
         // SAFETY: `at + BYTES <= input.len()`.
         let (escaped, _) = unsafe { K::classify(&p, input.as_ptr().add(at)) };
         while j < cuts.len() && cuts[j] < at + K::BYTES {
@@ -310,9 +311,9 @@ pub(crate) unsafe fn count_valid_escapes<K: DecodeKernel>(input: &[u8]) -> usize
     count + crate::decode::scalar::count_valid_escapes(input, at)
 }
 
-/// The `#[target_feature]` entry points of a kernel (`count_escapes`, `count_escapes_before`, `encode`,
-/// `valid_prefix`, `count_valid_escapes`), which run the generic algorithms compiled for the
-/// kernel's instruction set.
+/// The `#[target_feature]` entry points of a kernel (`count_escapes`, `count_escapes_before`,
+/// `encode`, `valid_prefix`, `count_valid_escapes`), which run the generic algorithms compiled
+/// for the kernel's instruction set.
 macro_rules! entry_points {
     ($kernel:ty, $features:literal) => {
         /// How many bytes of `input` are written as `%HH`.

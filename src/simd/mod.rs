@@ -68,6 +68,8 @@ pub(crate) fn count_escapes_before(
     cuts: &[usize],
     counts: &mut [usize],
 ) {
+    // What the counts mean (reads stay within `input` whatever the cuts).
+    assert!(cuts.first().is_none_or(|&first| base <= first), "a cut before the base");
     dispatch!(
         engine,
         count_escapes_before(input, set, base, cuts, counts),
