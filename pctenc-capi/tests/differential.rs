@@ -363,6 +363,11 @@ proptest! {
     #[test]
     fn form_matches_rust(input in input(), stop in 0usize..6) {
         struct Seen { pairs: Vec<(Vec<u8>, Vec<u8>)>, stop: usize }
+        /// The callback: records each pair, and stops after `stop` of them.
+        ///
+        /// # Safety
+        /// `user` must point to a `Seen`, and `name` and `value` to `name_len` and
+        /// `value_len` readable bytes (what `pctenc_form_parse` passes).
         unsafe extern "C" fn collect(user: *mut c_void, name: *const u8, name_len: usize, value: *const u8, value_len: usize) -> i32 {
             // SAFETY: `user` is the `Seen` passed below; the pieces are valid for the call.
             unsafe {
@@ -375,8 +380,8 @@ proptest! {
             }
         }
         let mut seen = Seen { pairs: Vec::new(), stop };
-        // SAFETY: a valid input, a callback of the right type and its user pointer.
         let mut err = blank();
+        // SAFETY: a valid input, a callback of the right type and its user pointer.
         let st = unsafe { pctenc_form_parse(input.as_ptr(), input.len(), Some(collect), (&raw mut seen).cast(), &mut err) };
         let mut pairs = pctenc_core::form::parse(&input);
         let mut want = Vec::new();

@@ -370,11 +370,12 @@ fn new_files_follow_the_umask() {
 #[test]
 fn replaced_files_keep_mode_owner_and_group() {
     let dir = tempfile::tempdir().unwrap();
-    let root = unsafe { libc::geteuid() } == 0;
+    // SAFETY: geteuid and getegid take no arguments, touch no memory and cannot fail.
+    let (euid, egid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let root = euid == 0;
     // As root, another owner and group must survive; otherwise (no privilege to give them)
     // our own, which at least shows that nothing else is set.
-    let (uid, gid) =
-        if root { (1234, 5678) } else { (unsafe { libc::geteuid() }, unsafe { libc::getegid() }) };
+    let (uid, gid) = if root { (1234, 5678) } else { (euid, egid) };
     if !root {
         eprintln!("not root: the owner check uses the current user only");
     }

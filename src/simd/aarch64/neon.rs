@@ -22,6 +22,9 @@ pub(crate) struct Prepared {
 pub(crate) struct Neon;
 
 /// Bit `i` set for each lane `i` that is all ones.
+///
+/// # Safety
+/// The CPU must have NEON.
 #[inline(always)]
 unsafe fn movemask(v: uint8x16_t) -> u64 {
     const WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];

@@ -23,12 +23,20 @@ pub(crate) struct Prepared {
 
 pub(crate) struct Avx2;
 
+/// 32 bytes from `p`, unaligned.
+///
+/// # Safety
+/// `p` must be valid for reads of 32 bytes, and the CPU must have AVX.
 #[inline(always)]
 unsafe fn load(p: *const u8) -> __m256i {
     // SAFETY: the caller guarantees 32 readable bytes; no alignment needed.
     unsafe { _mm256_loadu_si256(p.cast()) }
 }
 
+/// `row` in both 128-bit lanes.
+///
+/// # Safety
+/// The CPU must have AVX2.
 #[inline(always)]
 unsafe fn broadcast(row: &[u8; 16]) -> __m256i {
     // SAFETY: 16 readable bytes; AVX2 is available (caller).

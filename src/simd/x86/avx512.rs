@@ -94,12 +94,20 @@ static CLASSES: [[u8; 64]; 2] = {
     t
 };
 
+/// `row` in all four 128-bit lanes.
+///
+/// # Safety
+/// The CPU must have AVX-512F.
 #[inline(always)]
 unsafe fn broadcast(row: &[u8; 16]) -> __m512i {
     // SAFETY: 16 readable bytes; AVX-512F is available (caller).
     unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(row.as_ptr().cast())) }
 }
 
+/// `row` as a vector.
+///
+/// # Safety
+/// The CPU must have AVX-512F.
 #[inline(always)]
 unsafe fn load64(row: &[u8; 64]) -> __m512i {
     // SAFETY: 64 readable bytes; AVX-512F is available (caller).

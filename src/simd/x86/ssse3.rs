@@ -24,12 +24,20 @@ pub(crate) struct Prepared {
 
 pub(crate) struct Ssse3;
 
+/// 16 bytes from `p`, unaligned.
+///
+/// # Safety
+/// `p` must be valid for reads of 16 bytes.
 #[inline(always)]
 unsafe fn load(p: *const u8) -> __m128i {
     // SAFETY: the caller guarantees 16 readable bytes; `loadu` has no alignment requirement.
     unsafe { _mm_loadu_si128(p.cast()) }
 }
 
+/// `v` to the 16 bytes at `p`, unaligned.
+///
+/// # Safety
+/// `p` must be valid for writes of 16 bytes.
 #[inline(always)]
 unsafe fn store(p: *mut u8, v: __m128i) {
     // SAFETY: the caller guarantees 16 writable bytes.
