@@ -160,6 +160,7 @@ mod hex;
 #[cfg(feature = "std")]
 pub mod io;
 mod iri;
+mod named;
 mod normalize;
 #[cfg(feature = "rayon")]
 mod par;
@@ -211,7 +212,8 @@ pub mod __par {
         crate::par::decode_vec(decoder, input, out, crate::par::CHUNK)
     }
 }
-pub use set::{ParseSetError, Set};
+pub use named::ParseSetError;
+pub use set::Set;
 pub use validate::{ValidationError, ValidationErrorKind};
 
 /// Percent-encodes `input` with `set`, borrowing it when nothing needs escaping.
