@@ -20,8 +20,8 @@
 //!
 //! - `memcpy`: `copy_from_slice` into a preallocated buffer, the upper bound;
 //! - `pctenc-<backend>` for every backend this CPU has (`scalar`, `sse2`, `ssse3`, `avx2`,
-//!   `avx512`, `neon`): `Engine::encode_slice` into a buffer sized with `encoded_len` (the
-//!   measured call computes the length again itself: it is two passes);
+//!   `avx512`, `neon`): `Encoder::encode_slice` (the encoder pinned to the backend with
+//!   `Encoder::engine`) into a buffer sized with `encoded_len`, in one pass;
 //! - `pctenc-<best>-string`: `pctenc::encode_string` (the detected backend) into a reused,
 //!   cleared `String`;
 //! - `percent-encoding`: `percent_encode` with an `AsciiSet` equal to rfc3986, pushed into a
@@ -36,7 +36,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pctenc::{Backend, Engine, sets};
+use pctenc::{Backend, Encoder, Engine, sets};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 
 mod common;
@@ -58,9 +58,9 @@ fn form_encode(input: &[u8], out: &mut String) {
 fn check(id: &str, input: &[u8]) {
     let len = pctenc::encoded_len(input, &sets::RFC3986);
     for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-        let engine = Engine::new(backend).unwrap();
-        let fast = engine.encode(input, &sets::RFC3986);
-        assert_eq!(fast, Engine::scalar().encode(input, &sets::RFC3986), "{id}: {backend} != scalar");
+        let fast = Encoder::new(sets::RFC3986).engine(Engine::new(backend).unwrap());
+        let scalar = Encoder::new(sets::RFC3986).engine(Engine::scalar());
+        assert_eq!(fast.encode(input), scalar.encode(input), "{id}: {backend} != scalar");
     }
     let mut buf = vec![0u8; len];
     let n = pctenc::encode_slice(input, &sets::RFC3986, &mut buf).expect("buffer sized by encoded_len");
@@ -108,11 +108,9 @@ fn bench_encode(c: &mut Criterion) {
 
             let mut buf = vec![0u8; pctenc::encoded_len(input, &sets::RFC3986)];
             for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-                let engine = Engine::new(backend).unwrap();
+                let enc = Encoder::new(sets::RFC3986).engine(Engine::new(backend).unwrap());
                 group.bench_function(pctenc_id(backend.name(), None), |b| {
-                    b.iter(|| {
-                        engine.encode_slice(black_box(input), &sets::RFC3986, black_box(&mut buf)).unwrap()
-                    })
+                    b.iter(|| enc.encode_slice(black_box(input), black_box(&mut buf)).unwrap())
                 });
             }
             let cap = buf.len();

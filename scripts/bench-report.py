@@ -394,7 +394,7 @@ def charts(results, backends, size):
     val = [(w, {f.removesuffix("-validate"): v for f, v in g.items() if f.endswith("-validate") or f == "memcpy"})
            for w, g in dec]
     files.append(svg_bars("bench-validate.svg", f"Validating {size_label(size)} of rfc3986-encoded input",
-                          "Engine::validate per backend (is every byte encoded right for the set?) against memcpy",
+                          "Encoder::validate per backend (is every byte encoded right for the set?) against memcpy",
                           val, ["memcpy"] + ours))
     head = []
     for kind in ("encode", "decode"):
@@ -574,8 +574,8 @@ is what a program gets on this CPU, the others what it gets on CPUs without AVX-
   same) and `urlencoding` (whose set it is); the outputs are checked equal before timing.
   `form_urlencoded` has a set of its own (the form set: `*` kept, `~` escaped, space as `+`),
   checked equal to pctenc's `form`: similar work, not identical.
-- `pctenc-<backend>` encodes with `Engine::encode_slice` into a buffer of the exact size (it
-  sizes the output itself, in a first pass); `pctenc-{best}-string` is `pctenc::encode_string`
+- `pctenc-<backend>` encodes with `Encoder::encode_slice` (pinned to the backend) into a
+  buffer of the exact size, in one pass; `pctenc-{best}-string` is `pctenc::encode_string`
   (count, grow the `String` once, encode) on the detected backend. Peers write into a reused
   `String`, but `urlencoding`, which has no such API and allocates its result.
 - Decoding reads each workload's `rfc3986` encoding; throughput counts the encoded bytes
@@ -585,7 +585,7 @@ is what a program gets on this CPU, the others what it gets on CPUs without AVX-
   `percent-encoding` is `percent_decode` into a reused `Vec`; `urlencoding` is
   `decode_binary` (a `Cow`). `form_urlencoded` has no byte decoder to compare with (its
   `parse` splits pairs and decodes lossily to strings).
-- Validation is `Engine::validate` with `rfc3986` on the same (valid) encoded input: none of
+- Validation is `Encoder::validate` with `rfc3986` on the same (valid) encoded input: none of
   the peers offers it.
 - Workloads (`benches/common/mod.rs`, deterministic):
 {workloads}
@@ -623,7 +623,7 @@ lenient decoder, and strict UTF-8 on top (not for `random`, which is not UTF-8).
 {throughput_tables(results, "decode", variants, title="decoding APIs")}
 ### Validation (`rfc3986`, valid input)
 
-{throughput_tables(results, "validate", validate, title="validate (`Engine::validate` per backend)")}
+{throughput_tables(results, "validate", validate, title="validate (`Encoder::validate` per backend)")}
 At 64 bytes the vector decoders have too little input for a block and its two-byte
 look-ahead and run the scalar code behind a dispatch; SSE2, which has no byte shuffle, hands
 escape-dense blocks and inputs under 256 bytes to the scalar code, so it follows scalar there.

@@ -1,12 +1,6 @@
 //! [`Backend`] and [`Engine`]: which instruction set does the work, chosen once at run time.
 
-#[cfg(feature = "alloc")]
-use alloc::{borrow::Cow, string::String};
 use core::fmt;
-
-#[cfg(feature = "alloc")]
-use crate::Decoder;
-use crate::{BufferTooSmall, DecodeError, Encoder, Set};
 
 /// An implementation of pctenc's kernels: the portable scalar one, or one for a SIMD
 /// instruction set. Every backend gives byte-identical results; they differ only in speed.
@@ -44,11 +38,11 @@ impl Backend {
     /// it: filter with [`is_available`](Backend::is_available) or [`Engine::new`].
     ///
     /// ```
-    /// use pctenc::{sets, Backend, Engine};
+    /// use pctenc::{sets, Backend, Encoder, Engine};
     ///
     /// // Every backend this CPU can run gives the same bytes.
     /// for engine in Backend::ALL.into_iter().filter_map(Engine::new) {
-    ///     assert_eq!(engine.encode("a b/é", &sets::PATH), "a%20b/%C3%A9");
+    ///     assert_eq!(Encoder::new(sets::PATH).engine(engine).encode("a b/é"), "a%20b/%C3%A9");
     /// }
     /// ```
     pub const ALL: [Backend; 6] =
@@ -177,16 +171,18 @@ use x86_has;
 
 /// A [`Backend`] that this CPU is known to support: the proof the SIMD kernels need.
 ///
-/// The free functions ([`encode`](crate::encode), ...) use [`Engine::detect`]; an `Engine`
-/// pins a backend instead, for tests and benchmarks, without changing any global state.
+/// The free functions ([`encode`](crate::encode), ...) use [`Engine::detect`]; an encoder or
+/// decoder given an `Engine` ([`Encoder::engine`](crate::Encoder::engine),
+/// [`Decoder::engine`](crate::Decoder::engine)) pins that backend instead, for tests and
+/// benchmarks, without changing any global state.
 ///
 /// ```
-/// use pctenc::{sets, Backend, Engine};
+/// use pctenc::{sets, Backend, Encoder, Engine};
 ///
-/// let scalar = Engine::new(Backend::Scalar).unwrap();
-/// let best = Engine::detect();
+/// let scalar = Encoder::new(sets::COMPONENT).engine(Engine::new(Backend::Scalar).unwrap());
+/// let best = Encoder::new(sets::COMPONENT).engine(Engine::detect());
 /// let text = "Jürgen & Björk";
-/// assert_eq!(scalar.encode(text, &sets::COMPONENT), best.encode(text, &sets::COMPONENT));
+/// assert_eq!(scalar.encode(text), best.encode(text));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Engine {
@@ -243,136 +239,5 @@ impl Engine {
     /// ```
     pub const fn backend(&self) -> Backend {
         self.backend
-    }
-
-    /// An [`Encoder`] for `set` that runs on this engine.
-    ///
-    /// ```
-    /// let engine = pctenc::Engine::detect();
-    /// let enc = engine.encoder(pctenc::sets::FORM).lowercase(true);
-    /// assert_eq!(enc.encode("a b/"), "a+b%2f");
-    /// ```
-    pub fn encoder(&self, set: Set) -> Encoder {
-        Encoder::new(set).engine(*self)
-    }
-
-    /// [`encode`](crate::encode) on this engine.
-    ///
-    /// ```
-    /// let engine = pctenc::Engine::scalar();
-    /// assert_eq!(engine.encode("a b&c", &pctenc::sets::FORM), "a+b%26c");
-    /// ```
-    #[cfg(feature = "alloc")]
-    pub fn encode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I, set: &Set) -> Cow<'a, str> {
-        self.encoder(*set).encode(input)
-    }
-
-    /// [`encode_string`](crate::encode_string) on this engine.
-    ///
-    /// ```
-    /// let mut query = String::from("q=");
-    /// pctenc::Engine::scalar().encode_string("a b", &pctenc::sets::FORM, &mut query);
-    /// assert_eq!(query, "q=a+b");
-    /// ```
-    #[cfg(feature = "alloc")]
-    pub fn encode_string(&self, input: impl AsRef<[u8]>, set: &Set, out: &mut String) {
-        self.encoder(*set).encode_string(input, out)
-    }
-
-    /// [`encode_slice`](crate::encode_slice) on this engine.
-    ///
-    /// # Errors
-    ///
-    /// [`BufferTooSmall`], with the size needed, when `out` is too small.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut buf = [0u8; 8];
-    /// let n = pctenc::Engine::scalar().encode_slice("a/b", &pctenc::sets::RFC3986, &mut buf).unwrap();
-    /// assert_eq!(&buf[..n], b"a%2Fb");
-    /// ```
-    pub fn encode_slice(
-        &self,
-        input: impl AsRef<[u8]>,
-        set: &Set,
-        out: &mut [u8],
-    ) -> Result<usize, BufferTooSmall> {
-        self.encoder(*set).encode_slice(input, out)
-    }
-
-    /// [`encoded_len`](crate::encoded_len) on this engine.
-    ///
-    /// ```
-    /// assert_eq!(pctenc::Engine::scalar().encoded_len("a/b", &pctenc::sets::RFC3986), 5);
-    /// ```
-    pub fn encoded_len(&self, input: impl AsRef<[u8]>, set: &Set) -> usize {
-        self.encoder(*set).encoded_len(input)
-    }
-
-    /// [`validate`](crate::validate) on this engine.
-    ///
-    /// # Errors
-    ///
-    /// A [`ValidationError`](crate::ValidationError) naming the first place where `input` is
-    /// not a correct encoding for `set`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let engine = pctenc::Engine::scalar();
-    /// assert!(engine.validate("a%2Fb", &pctenc::sets::RFC3986).is_ok());
-    /// assert_eq!(engine.validate("a/b", &pctenc::sets::RFC3986).unwrap_err().offset(), 1);
-    /// ```
-    pub fn validate(&self, input: impl AsRef<[u8]>, set: &Set) -> Result<(), crate::ValidationError> {
-        self.encoder(*set).validate(input)
-    }
-
-    /// [`decode`](crate::decode) on this engine.
-    ///
-    /// # Errors
-    ///
-    /// A [`DecodeError`] at the first `%` that does not start a `%HH` escape.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let engine = pctenc::Engine::scalar();
-    /// assert_eq!(engine.decode("a%2Fb").unwrap(), &b"a/b"[..]);
-    /// assert!(engine.decode("a%2").is_err());
-    /// ```
-    #[cfg(feature = "alloc")]
-    pub fn decode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Result<Cow<'a, [u8]>, DecodeError> {
-        Decoder::new().engine(*self).decode(input)
-    }
-
-    /// [`decode_lenient`](crate::decode_lenient) on this engine.
-    ///
-    /// ```
-    /// assert_eq!(pctenc::Engine::scalar().decode_lenient("100%"), &b"100%"[..]);
-    /// ```
-    #[cfg(feature = "alloc")]
-    pub fn decode_lenient<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Cow<'a, [u8]> {
-        Decoder::new().lenient(true).engine(*self).decode(input).unwrap_or_else(|_| unreachable!())
-    }
-
-    /// [`decode_in_place`](crate::decode_in_place), for symmetry with the other methods: the
-    /// result is the same on every engine, and so is the code that runs, since in-place
-    /// decoding is scalar on every backend (a vector block writes a whole register at once,
-    /// which in place could overwrite input not read yet).
-    ///
-    /// # Errors
-    ///
-    /// A [`DecodeError`] at the first `%` that does not start a `%HH` escape.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut buf = *b"a%2Fb";
-    /// let len = pctenc::Engine::detect().decode_in_place(&mut buf).unwrap();
-    /// assert_eq!(&buf[..len], b"a/b");
-    /// ```
-    pub fn decode_in_place(&self, buf: &mut [u8]) -> Result<usize, DecodeError> {
-        crate::Decoder::new().engine(*self).decode_in_place(buf)
     }
 }

@@ -52,10 +52,9 @@
 //!
 //! A [`Set`] is a small `Copy` value (48 bytes), passed by one rule: a function that only
 //! reads the set takes `&Set`, as the `percent-encoding` crate's functions take `&AsciiSet`
-//! ([`encode`], [`encode_slice`], [`validate`], [`Engine::encode`], ...), and a builder that
-//! keeps it takes the `Set` itself ([`Encoder::new`], [`Encoder::with_set`],
-//! [`Engine::encoder`], [`Decoder::keep_encoded`]; all `const fn`s, so encoders are
-//! constants too). From a reference, write `*set`. Sets are also read from their names,
+//! ([`encode`], [`encode_slice`], [`validate`], ...), and a builder that keeps it takes the
+//! `Set` itself ([`Encoder::new`], [`Encoder::with_set`], [`Decoder::keep_encoded`]; all
+//! `const fn`s, so encoders are constants too). From a reference, write `*set`. Sets are also read from their names,
 //! `"component".parse::<Set>()` (see [`sets::NAMED`]).
 //!
 //! ```

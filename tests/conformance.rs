@@ -17,7 +17,7 @@
 
 use std::collections::BTreeMap;
 
-use pctenc::{DecodeErrorKind, Decoder, Engine, Set, Utf8Mode, sets};
+use pctenc::{DecodeErrorKind, Decoder, Encoder, Engine, Set, Utf8Mode, sets};
 use serde_json::Value;
 
 /// The JSON file `tests/data/{name}`.
@@ -89,7 +89,7 @@ impl Report {
     fn encode(&mut self, case: &str, input: &[u8], set: Set, prefix: &str, want: &str) {
         self.checked += 1;
         for engine in engines() {
-            let got = format!("{prefix}{}", engine.encoder(set).encode(input));
+            let got = format!("{prefix}{}", Encoder::new(set).engine(engine).encode(input));
             if got != want {
                 self.fail(case, engine, input, &format!("{want:?}"), &format!("{got:?}"));
             }

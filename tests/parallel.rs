@@ -7,7 +7,7 @@
 
 mod common;
 
-use pctenc::{Decoder, PAR_DECODE_THRESHOLD, PAR_ENCODE_THRESHOLD, Reject, Utf8Mode, sets};
+use pctenc::{Decoder, Encoder, PAR_DECODE_THRESHOLD, PAR_ENCODE_THRESHOLD, Reject, Utf8Mode, sets};
 
 /// Deterministic input of `len` bytes built from tokens that matter at chunk borders.
 fn text(len: usize, seed: u64, tokens: &[&[u8]]) -> Vec<u8> {
@@ -79,10 +79,10 @@ fn encode_equals_serial() {
     let mut checked = 0;
     for engine in engines() {
         let encoders = [
-            engine.encoder(sets::RFC3986),
-            engine.encoder(sets::COMPONENT).keep_escapes(true),
-            engine.encoder(sets::PATH.with_iri(true)),
-            engine.encoder(sets::FORM).lowercase(true),
+            Encoder::new(sets::RFC3986).engine(engine),
+            Encoder::new(sets::COMPONENT).keep_escapes(true).engine(engine),
+            Encoder::new(sets::PATH.with_iri(true)).engine(engine),
+            Encoder::new(sets::FORM).lowercase(true).engine(engine),
         ];
         for (i, size) in
             sizes(PAR_ENCODE_THRESHOLD).into_iter().chain([4 * PAR_ENCODE_THRESHOLD + 1]).enumerate()

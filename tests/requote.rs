@@ -61,7 +61,7 @@ fn check(input: &[u8], set: &Set, lowercase: bool) -> Vec<u8> {
         format!("{form} on {:?}: {set:?} on b\"{}\"", engine.backend(), show(input))
     };
     for engine in engines() {
-        let enc = engine.encoder(*set).lowercase(lowercase).keep_escapes(true);
+        let enc = Encoder::new(*set).engine(engine).lowercase(lowercase).keep_escapes(true);
         assert!(enc.is_keeping_escapes());
         let cow = enc.encode(input);
         assert_eq!(cow.as_bytes(), &want[..], "{}", what("encode", engine));

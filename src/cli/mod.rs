@@ -15,6 +15,8 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
 
+use pctenc::Encoder;
+
 use args::{Cli, Command};
 use output::Output;
 use progress::Progress;
@@ -142,7 +144,8 @@ fn command(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Encode(args) => {
             let set = args.set.effective_set().map_err(Failure::Usage)?;
-            let encoder = engine.encoder(set).lowercase(args.lowercase).keep_escapes(args.keep_escapes);
+            let encoder =
+                Encoder::new(set).engine(engine).lowercase(args.lowercase).keep_escapes(args.keep_escapes);
             let mut out = Output::open(args.io.output.as_deref())?;
             let progress = progress(&args.io.files, &out);
             encode::run(&encoder, args.binary, &args.io.files, &mut out, &progress)?;
@@ -176,7 +179,11 @@ fn command(cli: Cli) -> Result<(), Failure> {
         Command::Check(args) => {
             let set = args.set.effective_set().map_err(Failure::Usage)?;
             let limit = if args.quiet { Some(1) } else { args.max_errors };
-            check::run(&engine.encoder(set), &args.files, check::Options { limit, quiet: args.quiet })
+            check::run(
+                &Encoder::new(set).engine(engine),
+                &args.files,
+                check::Options { limit, quiet: args.quiet },
+            )
         }
         Command::Sets => {
             let mut out = Output::open(None)?;
