@@ -278,6 +278,102 @@ impl fmt::Display for Utf16Error {
     }
 }
 
+/// What is wrong with an input that [`validate`](crate::validate) rejects.
+///
+/// ```
+/// use pctenc::{sets, ValidationErrorKind};
+///
+/// let kind = |input: &str| pctenc::validate(input, &sets::COMPONENT).unwrap_err().kind();
+/// assert_eq!(kind("a b"), ValidationErrorKind::Unescaped);
+/// assert_eq!(kind("50%"), ValidationErrorKind::TruncatedEscape); // more input could fix it
+/// assert_eq!(kind("50%!"), ValidationErrorKind::InvalidEscape);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ValidationErrorKind {
+    /// A byte that the set escapes appears raw (for an IRI set, also a byte that is not part of
+    /// valid UTF-8, or the first byte of a character the set does not keep raw).
+    Unescaped,
+    /// A `%` at the end of the input with fewer than two hex digits after it.
+    TruncatedEscape,
+    /// A `%` not followed by two hex digits.
+    InvalidEscape,
+}
+
+/// The first place where an input is not a correct encoding for a set: its byte offset, what is
+/// wrong, and the byte found there.
+///
+/// ```
+/// use pctenc::{sets, ValidationErrorKind};
+///
+/// let err = pctenc::validate("a%20b c", &sets::COMPONENT).unwrap_err();
+/// assert_eq!((err.offset(), err.kind(), err.byte()), (5, ValidationErrorKind::Unescaped, b' '));
+/// assert_eq!(err.to_string(), "offset 5: byte 0x20 (' ') must be percent-encoded");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ValidationError {
+    offset: usize,
+    kind: ValidationErrorKind,
+    byte: u8,
+}
+
+impl ValidationError {
+    pub(crate) const fn new(offset: usize, kind: ValidationErrorKind, byte: u8) -> ValidationError {
+        ValidationError { offset, kind, byte }
+    }
+
+    /// The byte offset of the problem (the `%` of a bad escape), to point at it in a message.
+    ///
+    /// ```
+    /// let input = "caf%C3%A9%2";
+    /// let err = pctenc::validate(input, &pctenc::sets::COMPONENT).unwrap_err();
+    /// assert_eq!(&input[err.offset()..], "%2");
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> ValidationErrorKind {
+        self.kind
+    }
+
+    /// The input byte at [`offset`](ValidationError::offset). With an IRI set, a byte that
+    /// is not part of valid UTF-8 is reported as [`Unescaped`](ValidationErrorKind::Unescaped).
+    ///
+    /// ```
+    /// use pctenc::{sets, ValidationErrorKind};
+    ///
+    /// let iri = sets::PATH.with_iri(true);
+    /// assert!(pctenc::validate("/café", &iri).is_ok());
+    /// let err = pctenc::validate(b"/caf\xE9", &iri).unwrap_err(); // Latin-1, not UTF-8
+    /// assert_eq!((err.kind(), err.byte()), (ValidationErrorKind::Unescaped, 0xE9));
+    /// ```
+    pub fn byte(&self) -> u8 {
+        self.byte
+    }
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "offset {}: ", self.offset)?;
+        match self.kind {
+            ValidationErrorKind::Unescaped if self.byte.is_ascii_graphic() || self.byte == b' ' => {
+                write!(f, "byte {:#04x} ('{}') must be percent-encoded", self.byte, char::from(self.byte))
+            }
+            ValidationErrorKind::Unescaped => write!(f, "byte {:#04x} must be percent-encoded", self.byte),
+            ValidationErrorKind::TruncatedEscape => {
+                f.write_str("truncated percent-escape: `%` needs two hex digits")
+            }
+            ValidationErrorKind::InvalidEscape => {
+                f.write_str("invalid percent-escape: `%` not followed by two hex digits")
+            }
+        }
+    }
+}
+
+impl core::error::Error for ValidationError {}
+
 impl core::error::Error for BufferTooSmall {}
 impl core::error::Error for DecodeError {}
 impl core::error::Error for Utf16Error {}

@@ -163,10 +163,10 @@ mod named;
 mod normalize;
 #[cfg(feature = "rayon")]
 mod par;
+mod scalar;
 mod set;
 pub mod sets;
 mod simd;
-mod validate;
 
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String};
@@ -183,7 +183,9 @@ pub use decode::{Decoder, Reject, Utf8Mode};
 pub use encode::StreamEncoder;
 pub use encode::{Encoder, PercentEncode};
 pub use engine::{Backend, Engine};
-pub use error::{BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error};
+pub use error::{
+    BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error, ValidationError, ValidationErrorKind,
+};
 #[cfg(feature = "std")]
 pub use io::{DecodeReader, DecodeWriter, EncodeReader, EncodeWriter};
 #[cfg(feature = "alloc")]
@@ -213,7 +215,6 @@ pub mod __par {
 }
 pub use named::ParseSetError;
 pub use set::Set;
-pub use validate::{ValidationError, ValidationErrorKind};
 
 /// Percent-encodes `input` with `set`, borrowing it when nothing needs escaping.
 ///

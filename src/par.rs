@@ -13,8 +13,8 @@ use rayon::prelude::*;
 
 use std::io::{self, Write};
 
-use crate::decode::scalar::Step;
 use crate::io::write_all;
+use crate::scalar::decode::Step;
 use crate::{DecodeError, Decoder, Encoder, Utf8Mode, simd};
 
 /// Inputs shorter than this are encoded serially: below it, handing the work to the pool
@@ -596,7 +596,7 @@ mod tests {
             for input in inputs().iter().chain([&long]) {
                 for from in (0..input.len().min(70)).step_by(if cfg!(miri) { 13 } else { 1 }) {
                     let piece = &input[from..];
-                    let want = crate::decode::scalar::count_valid_escapes(piece, 0);
+                    let want = crate::scalar::decode::count_valid_escapes(piece, 0);
                     assert_eq!(simd::count_valid_escapes(engine, piece), want, "{backend:?} {piece:?}");
                 }
             }

@@ -1,6 +1,5 @@
 //! Decoding: [`Decoder`] and its modes.
 
-pub(crate) mod scalar;
 #[cfg(feature = "alloc")]
 mod stream;
 pub(crate) mod utf8;
@@ -11,8 +10,8 @@ use alloc::{borrow::Cow, string::String, vec::Vec};
 use core::fmt;
 use core::ops::{BitOr, BitOrAssign};
 
+use crate::scalar::decode::{self as scalar, Rules, Step};
 use crate::{DecodeError, DecodeErrorKind, Engine, Set};
-use scalar::{Rules, Step};
 use utf8::Utf8End;
 
 #[cfg(feature = "alloc")]

@@ -2,7 +2,8 @@
 
 use alloc::{borrow::Cow, vec::Vec};
 
-use super::{Decoder, Utf8Mode, scalar, utf8, utf8::Utf8End};
+use super::{Decoder, Utf8Mode, utf8, utf8::Utf8End};
+use crate::scalar::decode as scalar;
 use crate::{DecodeError, DecodeErrorKind};
 
 /// Decodes input that arrives in pieces (a pipe, a socket, a large file), giving the same

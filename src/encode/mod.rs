@@ -1,7 +1,6 @@
 //! Encoding: [`Encoder`] and what it returns.
 
 mod lazy;
-pub(crate) mod scalar;
 #[cfg(feature = "alloc")]
 mod stream;
 
@@ -354,7 +353,7 @@ impl Encoder {
     /// ```
     pub fn validate(&self, input: impl AsRef<[u8]>) -> Result<(), crate::ValidationError> {
         let engine = self.engine_in_use();
-        crate::validate::validate(input.as_ref(), &self.set, |i, s| simd::valid_prefix(engine, i, s))
+        crate::scalar::validate::validate(input.as_ref(), &self.set, |i, s| simd::valid_prefix(engine, i, s))
     }
 
     /// Encodes `input`, borrowing it when nothing needs escaping. The escapes are counted

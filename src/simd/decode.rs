@@ -12,7 +12,7 @@
 
 use super::generic::Kernel;
 use crate::DecodeError;
-use crate::decode::scalar::{self, Rules, Step};
+use crate::scalar::decode::{self as scalar, Rules, Step};
 
 /// The decoder's per-block operations of one instruction set.
 ///
@@ -174,9 +174,9 @@ macro_rules! entry_point {
         pub(crate) unsafe fn decode(
             input: &[u8],
             out: &mut [u8],
-            rules: $crate::decode::scalar::Rules,
+            rules: $crate::scalar::decode::Rules,
             last: bool,
-        ) -> Result<$crate::decode::scalar::Step, $crate::DecodeError> {
+        ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::decode::decode::<$kernel>(input, out, rules, last) }
         }

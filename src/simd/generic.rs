@@ -3,7 +3,7 @@
 
 use super::decode::DecodeKernel;
 use crate::Set;
-use crate::encode::scalar;
+use crate::scalar::encode as scalar;
 
 /// The per-block operations of one instruction set.
 ///
@@ -245,7 +245,7 @@ pub(crate) unsafe fn valid_prefix<K: DecodeKernel>(input: &[u8], set: &Set) -> u
         return 0;
     }
     // SAFETY: the caller vouches for the CPU.
-    let raw = unsafe { K::prepare(&crate::validate::raw_set(set), crate::hex::UPPER) };
+    let raw = unsafe { K::prepare(&raw_set(set), crate::hex::UPPER) };
     let lanes = if K::BYTES == 64 { u64::MAX } else { (1u64 << K::BYTES) - 1 };
     // The first lanes of this block that are digits of an escape begun in the previous one.
     let mut carry = 0u64;
@@ -308,7 +308,7 @@ pub(crate) unsafe fn count_valid_escapes<K: DecodeKernel>(input: &[u8]) -> usize
         count += (valid & lanes).count_ones() as usize;
         at += K::BYTES;
     }
-    count + crate::decode::scalar::count_valid_escapes(input, at)
+    count + crate::scalar::decode::count_valid_escapes(input, at)
 }
 
 /// The `#[target_feature]` entry points of a kernel (`count_escapes`, `count_escapes_before`,
@@ -379,3 +379,10 @@ macro_rules! entry_points {
     };
 }
 pub(crate) use entry_points;
+
+/// The bytes a vector scan rejects where they appear raw (outside an escape's digits): the
+/// set, less `%` and, for a plus set, `+`; a raw space is wrong even there.
+pub(crate) fn raw_set(set: &Set) -> Set {
+    let raw = set.remove(b'%').with_space_as_plus(false);
+    if set.space_as_plus() { raw.remove(b'+').add(b' ') } else { raw }
+}

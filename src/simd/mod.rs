@@ -22,8 +22,8 @@ mod x86 {
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::Backend;
-use crate::decode::scalar::{self as scalar_decode, Rules, Step};
-use crate::encode::scalar;
+use crate::scalar::decode::{self as scalar_decode, Rules, Step};
+use crate::scalar::encode as scalar;
 use crate::{DecodeError, Engine, Set};
 
 /// Calls `$func` of the kernel module for `$engine`'s backend, or `$fallback` for scalar.

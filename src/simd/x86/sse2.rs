@@ -317,7 +317,7 @@ const SHORT: usize = 256;
 #[target_feature(enable = "sse2")]
 pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
     if input.len() < SHORT {
-        return crate::encode::scalar::count_escapes(input, set);
+        return crate::scalar::encode::count_escapes(input, set);
     }
     // SAFETY: SSE2 is available.
     unsafe { generic::count_escapes::<Sse2>(input, set) }
@@ -335,7 +335,7 @@ pub(crate) unsafe fn count_escapes_before(
 ) {
     // Short parts are no reason to go scalar here: the blocks run over the whole input.
     if cuts.last().is_none_or(|&last| last - base < SHORT) {
-        return crate::encode::scalar::count_escapes_before(input, set, base, cuts, counts);
+        return crate::scalar::encode::count_escapes_before(input, set, base, cuts, counts);
     }
     // SAFETY: SSE2 is available.
     unsafe { generic::count_escapes_before::<Sse2>(input, set, base, cuts, counts) }
@@ -346,7 +346,7 @@ pub(crate) unsafe fn count_escapes_before(
 #[target_feature(enable = "sse2")]
 pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
     if input.len() < SHORT {
-        return crate::encode::scalar::encode(input, set, digits, out);
+        return crate::scalar::encode::encode(input, set, digits, out);
     }
     // SAFETY: SSE2 is available.
     unsafe { generic::encode::<Sse2>(input, set, digits, out) }
@@ -377,9 +377,9 @@ pub(crate) unsafe fn count_valid_escapes(input: &[u8]) -> usize {
 pub(crate) unsafe fn decode(
     input: &[u8],
     out: &mut [u8],
-    rules: crate::decode::scalar::Rules,
+    rules: crate::scalar::decode::Rules,
     last: bool,
-) -> Result<crate::decode::scalar::Step, crate::DecodeError> {
+) -> Result<crate::scalar::decode::Step, crate::DecodeError> {
     // SAFETY: SSE2 is available.
     unsafe { generic_decode::decode::<Sse2>(input, out, rules, last) }
 }

@@ -1,7 +1,7 @@
 //! The scalar encoder: the reference every other backend must match byte for byte.
 //!
 //! It treats the set as a per-byte predicate; bytes `0x80..=0xFF` of an IRI set are kept
-//! here, and the caller (`super::try_segments`) escapes the ones that are not valid UTF-8.
+//! here, and the caller (`crate::encode::try_segments`) escapes the ones that are not valid UTF-8.
 
 use crate::Set;
 

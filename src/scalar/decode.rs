@@ -1,5 +1,5 @@
 //! The scalar decoder: `%HH` and `+` to bytes, the reference for every other backend.
-//! UTF-8 handling happens afterwards, in [`super::utf8`].
+//! UTF-8 handling happens afterwards, in `crate::decode::utf8`.
 
 use crate::{DecodeError, DecodeErrorKind, hex};
 
