@@ -374,6 +374,21 @@ impl fmt::Display for ValidationError {
 
 impl core::error::Error for ValidationError {}
 
+#[cfg(feature = "std")]
+impl DecodeError {
+    /// The error as an I/O error (`InvalidData`), as the streams' and adapters' `io` paths
+    /// report it.
+    pub(crate) fn into_io(self) -> std::io::Error {
+        std::io::Error::new(std::io::ErrorKind::InvalidData, self)
+    }
+
+    /// The decoding error `e` stands for, when it is one made by [`into_io`](Self::into_io).
+    #[cfg(feature = "rayon")]
+    pub(crate) fn from_io(e: &std::io::Error) -> Option<DecodeError> {
+        e.get_ref()?.downcast_ref::<DecodeError>().copied()
+    }
+}
+
 impl core::error::Error for BufferTooSmall {}
 impl core::error::Error for DecodeError {}
 impl core::error::Error for Utf16Error {}

@@ -13,9 +13,22 @@ use rayon::prelude::*;
 
 use std::io::{self, Write};
 
-use crate::io::write_all;
 use crate::scalar::decode::Step;
 use crate::{DecodeError, Decoder, Encoder, Utf8Mode, simd};
+
+/// `Write::write_all`, except that a writer claiming to have written more than it was
+/// given is taken at its word for what it was given, instead of making the caller panic.
+fn write_all<W: Write + ?Sized>(out: &mut W, mut buf: &[u8]) -> io::Result<()> {
+    while !buf.is_empty() {
+        match out.write(buf) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => buf = &buf[n.min(buf.len())..],
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
 
 /// Inputs shorter than this are encoded serially: below it, handing the work to the pool
 /// costs more than the other cores save. Measured with `benches/parallel.rs` on two cores

@@ -244,15 +244,14 @@ impl StreamDecoder {
     /// ```
     #[cfg(feature = "rayon")]
     pub fn feed_to<W: std::io::Write + Send>(&mut self, input: &[u8], out: &mut W) -> std::io::Result<()> {
-        use crate::io::invalid_data;
         if let Some(err) = self.failed {
-            return Err(invalid_data(err));
+            return Err(err.into_io());
         }
         if self.broken {
             return Err(std::io::Error::other("an earlier write of this stream failed"));
         }
         let result = self.feed_to_unchecked(input, out);
-        self.broken = matches!(&result, Err(e) if crate::io::decode_error(e).is_none());
+        self.broken = matches!(&result, Err(e) if DecodeError::from_io(e).is_none());
         result
     }
 
@@ -263,20 +262,19 @@ impl StreamDecoder {
         input: &[u8],
         out: &mut W,
     ) -> std::io::Result<()> {
-        use crate::io::invalid_data;
         let mut decoded = Vec::new();
         if self.decoder.utf8 != Utf8Mode::Bytes
             || !crate::par::splits(&self.decoder)
             || input.len() < crate::PAR_DECODE_THRESHOLD
         {
-            self.feed(input, &mut decoded).map_err(invalid_data)?;
+            self.feed(input, &mut decoded).map_err(DecodeError::into_io)?;
             return out.write_all(&decoded);
         }
         let mut rest = input;
         if !self.pending.is_empty() {
             let settled = self.settle(input, &mut decoded, false).inspect_err(|&e| self.failed = Some(e));
             // (A large piece is never used up by the settling.)
-            rest = settled.map_err(invalid_data)?.unwrap_or_default();
+            rest = settled.map_err(DecodeError::into_io)?.unwrap_or_default();
             out.write_all(&decoded)?;
         }
         let mut buffers = core::mem::take(&mut self.buffers);
@@ -292,7 +290,7 @@ impl StreamDecoder {
             Err(crate::par::Stop::Decode(e)) => {
                 let e = e.shifted(self.offset);
                 self.failed = Some(e);
-                Err(invalid_data(e))
+                Err(e.into_io())
             }
             Err(crate::par::Stop::Io(e)) => Err(e),
         }

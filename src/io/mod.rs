@@ -162,27 +162,6 @@ fn reserve(out: &mut Vec<u8>, input: usize) {
 }
 
 /// A decoding error as an I/O error.
-pub(crate) fn invalid_data(err: DecodeError) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, err)
-}
-
-#[cfg(feature = "rayon")]
-/// `Write::write_all`, except that a writer claiming to have written more than it was
-/// given is taken at its word for what it was given, instead of making the caller panic.
-pub(crate) fn write_all<W: io::Write + ?Sized>(out: &mut W, mut buf: &[u8]) -> io::Result<()> {
-    while !buf.is_empty() {
-        match out.write(buf) {
-            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(n) => buf = &buf[n.min(buf.len())..],
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
-/// The decoding error `e` stands for, when it is one made by [`invalid_data`].
-#[cfg(feature = "rayon")]
-pub(crate) fn decode_error(e: &io::Error) -> Option<DecodeError> {
-    e.get_ref()?.downcast_ref::<DecodeError>().copied()
+fn invalid_data(err: DecodeError) -> io::Error {
+    err.into_io()
 }
