@@ -201,7 +201,7 @@ pub use par::{PAR_DECODE_THRESHOLD, PAR_ENCODE_THRESHOLD};
 pub mod __par {
     /// [`Encoder::par_encode_vec`](crate::Encoder::par_encode_vec) at any size.
     pub fn encode_vec(encoder: &crate::Encoder, input: &[u8], out: &mut alloc::vec::Vec<u8>) {
-        crate::par::encode_vec(encoder, input, out, crate::par::CHUNK)
+        crate::encode::par::encode_vec(encoder, input, out, crate::par::CHUNK)
     }
 
     /// [`Decoder::par_decode_vec`](crate::Decoder::par_decode_vec) at any size.
@@ -210,7 +210,7 @@ pub mod __par {
         input: &[u8],
         out: &mut alloc::vec::Vec<u8>,
     ) -> Result<(), crate::DecodeError> {
-        crate::par::decode_vec(decoder, input, out, crate::par::CHUNK)
+        crate::decode::par::decode_vec(decoder, input, out, crate::par::CHUNK)
     }
 }
 pub use named::ParseSetError;

@@ -1,5 +1,7 @@
 //! Decoding: [`Decoder`] and its modes.
 
+#[cfg(feature = "rayon")]
+pub(crate) mod par;
 #[cfg(feature = "alloc")]
 mod stream;
 pub(crate) mod utf8;
@@ -752,13 +754,10 @@ impl Decoder {
     #[cfg(feature = "rayon")]
     pub fn par_decode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) -> Result<(), DecodeError> {
         let input = input.as_ref();
-        if input.len() < crate::PAR_DECODE_THRESHOLD
-            || crate::par::single_thread()
-            || !crate::par::splits(self)
-        {
+        if input.len() < crate::PAR_DECODE_THRESHOLD || crate::par::single_thread() || !par::splits(self) {
             self.decode_vec(input, out)
         } else {
-            crate::par::decode_vec(self, input, out, crate::par::CHUNK)
+            par::decode_vec(self, input, out, crate::par::CHUNK)
         }
     }
 

@@ -264,7 +264,7 @@ impl StreamDecoder {
     ) -> std::io::Result<()> {
         let mut decoded = Vec::new();
         if self.decoder.utf8 != Utf8Mode::Bytes
-            || !crate::par::splits(&self.decoder)
+            || !super::par::splits(&self.decoder)
             || input.len() < crate::PAR_DECODE_THRESHOLD
         {
             self.feed(input, &mut decoded).map_err(DecodeError::into_io)?;
@@ -279,7 +279,7 @@ impl StreamDecoder {
         }
         let mut buffers = core::mem::take(&mut self.buffers);
         let result =
-            crate::par::decode_to(&self.decoder, rest, out, &mut buffers, crate::par::WRITE_CHUNK, false);
+            super::par::decode_to(&self.decoder, rest, out, &mut buffers, crate::par::WRITE_CHUNK, false);
         self.buffers = buffers;
         match result {
             Ok(read) => {
@@ -287,12 +287,12 @@ impl StreamDecoder {
                 self.pending = rest[read..].to_vec();
                 Ok(())
             }
-            Err(crate::par::Stop::Decode(e)) => {
+            Err(super::par::Stop::Decode(e)) => {
                 let e = e.shifted(self.offset);
                 self.failed = Some(e);
                 Err(e.into_io())
             }
-            Err(crate::par::Stop::Io(e)) => Err(e),
+            Err(super::par::Stop::Io(e)) => Err(e),
         }
     }
 
@@ -409,9 +409,9 @@ impl StreamDecoder {
         #[cfg(feature = "rayon")]
         if src.len() >= crate::PAR_DECODE_THRESHOLD
             && !crate::par::single_thread()
-            && crate::par::splits(&self.decoder)
+            && super::par::splits(&self.decoder)
         {
-            return crate::par::decode_bytes(&self.decoder, src, out, crate::par::CHUNK, last)
+            return super::par::decode_bytes(&self.decoder, src, out, crate::par::CHUNK, last)
                 .map(|s| s.read);
         }
         self.decoder.append_bytes(src, out, last).map(|s| s.read)

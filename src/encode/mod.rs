@@ -1,6 +1,8 @@
 //! Encoding: [`Encoder`] and what it returns.
 
 mod lazy;
+#[cfg(feature = "rayon")]
+pub(crate) mod par;
 #[cfg(feature = "alloc")]
 mod stream;
 
@@ -473,7 +475,7 @@ impl Encoder {
         if input.len() < crate::PAR_ENCODE_THRESHOLD || crate::par::single_thread() {
             self.encode_vec(input, out);
         } else {
-            crate::par::encode_vec(self, input, out, crate::par::CHUNK);
+            par::encode_vec(self, input, out, crate::par::CHUNK);
         }
     }
 
@@ -521,7 +523,7 @@ impl Encoder {
             self.encode_vec(input, &mut encoded);
             out.write_all(&encoded)
         } else {
-            crate::par::encode_to(self, input, out, buffers, crate::par::WRITE_CHUNK)
+            par::encode_to(self, input, out, buffers, crate::par::WRITE_CHUNK)
         }
     }
 
