@@ -161,6 +161,24 @@ pub(crate) trait RowOp: Sync {
     fn chunk(&self, _values: &[u8], _bounds: &[usize], _out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
         None
     }
+    /// The exact output length of each row of a run (values `values[bounds[0]..bounds[last]]`,
+    /// row `i` at `bounds[i]..bounds[i + 1]`), measured in one pass without transforming the
+    /// rows, where the op can tell them and the run's output is the transformation of its
+    /// values in one go ([`write`]). Such a run is sized and cut into rows by this alone.
+    /// `None` (the default): the run is sized by [`reserve`] and transformed by [`chunk`] or
+    /// row by row.
+    ///
+    /// [`write`]: RowOp::write
+    /// [`reserve`]: RowOp::reserve
+    /// [`chunk`]: RowOp::chunk
+    fn measure(&self, _values: &[u8], _bounds: &[usize]) -> Option<Vec<usize>> {
+        None
+    }
+    /// Transforms a measured run's values (contiguous) into `out`, which has the measured
+    /// size: the bytes written, or `None` if they do not fit.
+    fn write(&self, _span: &[u8], _out: &mut [u8]) -> Option<usize> {
+        None
+    }
     /// Whether every row's output is UTF-8 whatever the input: then a string kernel's output
     /// needs no UTF-8 check (one pass over the output less). `false` (the default) when that
     /// is not known.
@@ -386,10 +404,11 @@ fn run_chunk(
 /// bytes, the row lengths, the row validity (`None`: as the input).
 ///
 /// The output is one buffer, allocated once: each chunk writes into its own slot, sized by
-/// [`RowOp::reserve`] (exact for plain encoding and for strict decoding of rows that
-/// decode), and the slots are then moved together within the buffer. A chunk in which some
-/// row needs more room than its slot has (lossy decoding of invalid UTF-8) goes through
-/// [`run_rows`], which grows a buffer of its own, and the outputs are then gathered.
+/// [`RowOp::measure`] (exact: plain encoding, whose rows are measured in the same pass) or
+/// [`RowOp::reserve`] (exact for strict decoding of rows that decode), and the slots are
+/// then moved together within the buffer. A chunk in which some row needs more room than
+/// its slot has (lossy decoding of invalid UTF-8) goes through [`run_rows`], which grows a
+/// buffer of its own, and the outputs are then gathered.
 fn run_all(
     op: &dyn RowOp,
     values: &[u8],
@@ -407,10 +426,18 @@ fn run_all(
     } else {
         vec![0, rows]
     };
-    let sizes: Vec<usize> = if parallel {
-        cuts.par_windows(2).map(|w| op.reserve(values, &bounds[w[0]..=w[1]])).collect()
+    // Each chunk's rows measured exactly (their lengths), or its output's size bounded.
+    let size_of = |w: &[usize]| {
+        let rows = &bounds[w[0]..=w[1]];
+        match op.measure(values, rows) {
+            Some(lens) => (lens.iter().sum(), Some(lens)),
+            None => (op.reserve(values, rows), None),
+        }
+    };
+    let (sizes, measured): (Vec<usize>, Vec<Option<Vec<usize>>>) = if parallel {
+        cuts.par_windows(2).map(size_of).unzip()
     } else {
-        cuts.windows(2).map(|w| op.reserve(values, &bounds[w[0]..=w[1]])).collect()
+        cuts.windows(2).map(size_of).unzip()
     };
     let size = sizes
         .iter()
@@ -426,19 +453,29 @@ fn run_all(
     }
     // A chunk whose slot turns out too small (lossy replacements, Java's) goes through
     // `run_rows` on its own, into a buffer of its own that grows.
-    let work = |(w, slot): (&[usize], &mut [u8])| -> Result<Done, KernelError> {
-        let rows = &bounds[w[0]..=w[1]];
-        match run_chunk(op, values, rows, is_valid, w[0], on_error, slot)? {
-            Some(slot) => Ok(Done::Slot(slot)),
-            None => run_rows(op, values, rows, is_valid, w[0], on_error).map(Done::Own),
-        }
-    };
+    let work =
+        |((w, slot), measured): ((&[usize], &mut [u8]), Option<Vec<usize>>)| -> Result<Done, KernelError> {
+            let rows = &bounds[w[0]..=w[1]];
+            if let Some(lens) = measured {
+                // Written in one call; every row is transformed (validity as the input).
+                let span = &values[rows[0]..rows[rows.len() - 1]];
+                if let Some(written) = op.write(span, slot).filter(|&n| n == slot.len()) {
+                    return Ok(Done::Slot(Slot { written, lens, valid: None }));
+                }
+                // Not reached for a consistent op: the rows, one by one, into a buffer that grows.
+                return run_rows(op, values, rows, is_valid, w[0], on_error).map(Done::Own);
+            }
+            match run_chunk(op, values, rows, is_valid, w[0], on_error, slot)? {
+                Some(slot) => Ok(Done::Slot(slot)),
+                None => run_rows(op, values, rows, is_valid, w[0], on_error).map(Done::Own),
+            }
+        };
     // Every chunk's result, in order: the error to report is the first row's, not the first
     // found.
     let all: Vec<Result<Done, KernelError>> = if parallel {
-        cuts.par_windows(2).zip(slots.into_par_iter()).map(work).collect()
+        cuts.par_windows(2).zip(slots.into_par_iter()).zip(measured.into_par_iter()).map(work).collect()
     } else {
-        cuts.windows(2).zip(slots).map(work).collect()
+        cuts.windows(2).zip(slots).zip(measured).map(work).collect()
     };
     let done = all.into_iter().collect::<Result<Vec<Done>, KernelError>>()?;
     let written: usize = done.iter().map(Done::len).sum();
@@ -724,11 +761,16 @@ impl RowOp for EncodeOp<'_> {
         }
     }
 
-    fn chunk(&self, values: &[u8], bounds: &[usize], out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
-        if !self.plain {
-            return None;
-        }
-        encode_chunk(self.enc, values, bounds, out)
+    /// Without re-quoting or an IRI set, each byte is kept or escaped on its own (no escape
+    /// to copy, no character to keep), so the rows' outputs, one after the other, are the
+    /// output of their values: measured in one pass ([`Encoder::encoded_lens`]), then
+    /// encoded in one call.
+    fn measure(&self, values: &[u8], bounds: &[usize]) -> Option<Vec<usize>> {
+        self.plain.then(|| self.enc.encoded_lens(values, bounds))
+    }
+
+    fn write(&self, span: &[u8], out: &mut [u8]) -> Option<usize> {
+        self.enc.encode_slice(span, out).ok()
     }
 
     /// An encoder's output is UTF-8 whatever its input (what `Encoder::encode` returning a
@@ -737,21 +779,6 @@ impl RowOp for EncodeOp<'_> {
     fn output_is_utf8(&self) -> bool {
         true
     }
-}
-
-/// [`RowOp::chunk`] for an encoder without re-quoting or an IRI set: each byte is kept or
-/// escaped on its own (no escape to copy, no character to keep), so the rows' outputs, one
-/// after the other, are the output of their values. Measures the rows in one pass
-/// ([`Encoder::encoded_lens`]), then encodes the values in one call.
-pub(crate) fn encode_chunk(
-    enc: &Encoder,
-    values: &[u8],
-    bounds: &[usize],
-    out: &mut [u8],
-) -> Option<(usize, Vec<usize>)> {
-    let lens = enc.encoded_lens(values, bounds);
-    let n = enc.encode_slice(&values[bounds[0]..bounds[bounds.len() - 1]], out).ok()?;
-    (lens.iter().sum::<usize>() == n).then_some((n, lens))
 }
 
 fn encode_op(enc: &Encoder) -> EncodeOp<'_> {

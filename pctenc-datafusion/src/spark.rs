@@ -407,11 +407,17 @@ impl RowOp for UrlEncodeOp {
         }
     }
 
-    fn chunk(&self, values: &[u8], bounds: &[usize], out: &mut [u8]) -> Option<(usize, Vec<usize>)> {
+    /// As `EncodeOp::measure`: the form set escapes byte by byte. A binary run is measured
+    /// so only when its rows are UTF-8 (then [`java_string`] changes nothing).
+    fn measure(&self, values: &[u8], bounds: &[usize]) -> Option<Vec<usize>> {
         if self.binary && !rows_are_utf8(values, bounds) {
             return None;
         }
-        crate::kernels::encode_chunk(&FORM, values, bounds, out)
+        Some(FORM.encoded_lens(values, bounds))
+    }
+
+    fn write(&self, span: &[u8], out: &mut [u8]) -> Option<usize> {
+        FORM.encode_slice(span, out).ok()
     }
 
     /// What an encoder writes is UTF-8 whatever its input (`EncodeOp::output_is_utf8`); a
