@@ -149,7 +149,6 @@ extern crate std;
 
 mod decode;
 mod encode;
-mod engine;
 mod error;
 #[cfg(feature = "alloc")]
 pub mod form;
@@ -182,7 +181,6 @@ pub use decode::{Decoder, Reject, Utf8Mode};
 #[cfg(feature = "alloc")]
 pub use encode::StreamEncoder;
 pub use encode::{Encoder, PercentEncode};
-pub use engine::{Backend, Engine};
 pub use error::{
     BufferTooSmall, DecodeError, DecodeErrorKind, Utf16Error, ValidationError, ValidationErrorKind,
 };
@@ -193,6 +191,7 @@ pub use normalize::normalize;
 pub use normalize::{normalize_in_place, normalize_slice};
 #[cfg(feature = "rayon")]
 pub use par::{PAR_DECODE_THRESHOLD, PAR_ENCODE_THRESHOLD};
+pub use simd::engine::{Backend, Engine};
 
 /// The parallel paths without their size threshold, for `benches/parallel.rs`, which
 /// measures where that threshold should be. Not part of the API.

@@ -162,24 +162,3 @@ fn rejects(block: &[u8], mut pct: u64, reject: u128) -> bool {
     }
     false
 }
-
-/// The `#[target_feature]` entry point of a kernel's decoder.
-macro_rules! entry_point {
-    ($kernel:ty, $features:literal) => {
-        /// Decodes `input` into `out` like the scalar decoder, with the same result.
-        ///
-        /// # Safety
-        /// The CPU supports every feature this function enables.
-        #[target_feature(enable = $features)]
-        pub(crate) unsafe fn decode(
-            input: &[u8],
-            out: &mut [u8],
-            rules: $crate::scalar::decode::Rules,
-            last: bool,
-        ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
-            // SAFETY: the features are available (caller).
-            unsafe { $crate::simd::decode::decode::<$kernel>(input, out, rules, last) }
-        }
-    };
-}
-pub(crate) use entry_point;

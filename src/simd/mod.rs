@@ -3,6 +3,9 @@
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod decode;
+pub(crate) mod engine;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) mod entry;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod generic;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
@@ -20,11 +23,12 @@ mod x86 {
     pub(crate) mod ssse3;
 }
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
-use crate::Backend;
 use crate::scalar::decode::{self as scalar_decode, Rules, Step};
 use crate::scalar::encode as scalar;
-use crate::{DecodeError, Engine, Set};
+use crate::{DecodeError, Set};
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
+use engine::Backend;
+use engine::Engine;
 
 /// Calls `$func` of the kernel module for `$engine`'s backend, or `$fallback` for scalar.
 macro_rules! dispatch {

@@ -6,7 +6,7 @@ use core::arch::aarch64::*;
 
 use crate::Set;
 use crate::simd::decode::DecodeKernel;
-use crate::simd::generic::{self, Kernel};
+use crate::simd::generic::Kernel;
 use crate::simd::tables::{COMPRESS8, EXPAND4, KEPT8, Nibbles, group_len};
 
 #[derive(Clone, Copy)]
@@ -198,5 +198,4 @@ unsafe fn hex_values(v: uint8x16_t) -> uint8x16_t {
     }
 }
 
-generic::entry_points!(Neon, "neon");
-crate::simd::decode::entry_point!(Neon, "neon");
+crate::simd::entry::backend! { kernel: Neon, features: ["neon"], short: 0 }

@@ -9,7 +9,7 @@ use core::arch::x86_64::*;
 use super::ssse3::{compress16, emit16};
 use crate::Set;
 use crate::simd::decode::DecodeKernel;
-use crate::simd::generic::{self, Kernel};
+use crate::simd::generic::Kernel;
 use crate::simd::tables::Nibbles;
 
 #[derive(Clone, Copy)]
@@ -189,5 +189,4 @@ unsafe fn digits(v: __m256i) -> (__m256i, u64) {
     }
 }
 
-generic::entry_points!(Avx2, "avx2,popcnt");
-crate::simd::decode::entry_point!(Avx2, "avx2,popcnt");
+crate::simd::entry::backend! { kernel: Avx2, features: ["avx2", "popcnt"], short: 0 }

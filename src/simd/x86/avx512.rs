@@ -13,7 +13,7 @@ use core::arch::x86_64::*;
 
 use crate::Set;
 use crate::simd::decode::DecodeKernel;
-use crate::simd::generic::{self, Kernel};
+use crate::simd::generic::Kernel;
 use crate::simd::tables::Nibbles;
 
 /// Slot `s` of the 192 holds part `s % 3` of input byte `s / 3`. For each 64-slot window:
@@ -344,8 +344,11 @@ unsafe fn non_hex(v: __m512i) -> u64 {
     }
 }
 
-generic::entry_points!(Avx512, "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt");
-crate::simd::decode::entry_point!(Avx512, "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi2,popcnt");
+crate::simd::entry::backend! {
+    kernel: Avx512,
+    features: ["avx512f", "avx512bw", "avx512vbmi", "avx512vbmi2", "bmi2", "popcnt"],
+    short: 0,
+}
 
 #[cfg(test)]
 mod tests {

@@ -15,8 +15,8 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use crate::Set;
-use crate::simd::decode::{self as generic_decode, DecodeKernel};
-use crate::simd::generic::{self, Kernel};
+use crate::simd::decode::DecodeKernel;
+use crate::simd::generic::Kernel;
 
 /// More ranges than this and a per-byte test is as fast.
 pub(crate) const MAX_RANGES: usize = 12;
@@ -307,82 +307,10 @@ pub(super) unsafe fn decoded16(src: *const u8, pct: u64, plus: bool) -> Option<_
     }
 }
 
-/// Below this many bytes the range setup costs more than it saves (measured: at 64 bytes
-/// the scalar encoder is faster).
-const SHORT: usize = 256;
-
-/// # Safety
-/// The CPU supports SSE2: always true on x86-64 (part of the architecture); on 32-bit x86,
-/// the `Sse2` engine's detection is the proof.
-#[target_feature(enable = "sse2")]
-pub(crate) unsafe fn count_escapes(input: &[u8], set: &Set) -> usize {
-    if input.len() < SHORT {
-        return crate::scalar::encode::count_escapes(input, set);
-    }
-    // SAFETY: SSE2 is available.
-    unsafe { generic::count_escapes::<Sse2>(input, set) }
-}
-
-/// # Safety
-/// As for [`count_escapes`].
-#[target_feature(enable = "sse2")]
-pub(crate) unsafe fn count_escapes_before(
-    input: &[u8],
-    set: &Set,
-    base: usize,
-    cuts: &[usize],
-    counts: &mut [usize],
-) {
-    // Short parts are no reason to go scalar here: the blocks run over the whole input.
-    if cuts.last().is_none_or(|&last| last - base < SHORT) {
-        return crate::scalar::encode::count_escapes_before(input, set, base, cuts, counts);
-    }
-    // SAFETY: SSE2 is available.
-    unsafe { generic::count_escapes_before::<Sse2>(input, set, base, cuts, counts) }
-}
-
-/// # Safety
-/// As for [`count_escapes`].
-#[target_feature(enable = "sse2")]
-pub(crate) unsafe fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
-    if input.len() < SHORT {
-        return crate::scalar::encode::encode(input, set, digits, out);
-    }
-    // SAFETY: SSE2 is available.
-    unsafe { generic::encode::<Sse2>(input, set, digits, out) }
-}
-
-/// # Safety
-/// As for [`count_escapes`].
-#[target_feature(enable = "sse2")]
-pub(crate) unsafe fn valid_prefix(input: &[u8], set: &Set) -> usize {
-    if input.len() < SHORT {
-        return 0;
-    }
-    // SAFETY: SSE2 is available.
-    unsafe { generic::valid_prefix::<Sse2>(input, set) }
-}
-
-/// # Safety
-/// As for [`count_escapes`].
-#[target_feature(enable = "sse2")]
-pub(crate) unsafe fn count_valid_escapes(input: &[u8]) -> usize {
-    // SAFETY: SSE2 is available.
-    unsafe { generic::count_valid_escapes::<Sse2>(input) }
-}
-
-/// # Safety
-/// As for [`count_escapes`].
-#[target_feature(enable = "sse2")]
-pub(crate) unsafe fn decode(
-    input: &[u8],
-    out: &mut [u8],
-    rules: crate::scalar::decode::Rules,
-    last: bool,
-) -> Result<crate::scalar::decode::Step, crate::DecodeError> {
-    // SAFETY: SSE2 is available.
-    unsafe { generic_decode::decode::<Sse2>(input, out, rules, last) }
-}
+// Below 256 bytes the range setup costs more than it saves (measured: at 64 bytes the
+// scalar encoder is faster). SSE2 is part of x86-64; on 32-bit x86 the detection of the
+// `Sse2` engine is the proof.
+crate::simd::entry::backend! { kernel: Sse2, features: ["sse2"], short: 256 }
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,7 @@ use core::arch::x86_64::*;
 use super::sse2::{decoded16, non_hex16, specials16};
 use crate::Set;
 use crate::simd::decode::DecodeKernel;
-use crate::simd::generic::{self, Kernel};
+use crate::simd::generic::Kernel;
 use crate::simd::tables::{COMPRESS8, DENSE_H, DENSE_L, DENSE_PCT, EXPAND4, KEPT8, Nibbles, group_len};
 
 #[derive(Clone, Copy)]
@@ -200,5 +200,4 @@ pub(super) unsafe fn emit16(digits: __m128i, v: __m128i, escaped: u64, plus: u64
     }
 }
 
-generic::entry_points!(Ssse3, "ssse3");
-crate::simd::decode::entry_point!(Ssse3, "ssse3");
+crate::simd::entry::backend! { kernel: Ssse3, features: ["ssse3"], short: 0 }

@@ -1,4 +1,5 @@
 //! [`Backend`] and [`Engine`]: which instruction set does the work, chosen once at run time.
+//! The kernels layer's own: an `Engine` is the proof its `unsafe` entry points need.
 
 use core::fmt;
 
@@ -74,7 +75,10 @@ impl Backend {
     }
 
     /// Whether this CPU can run the backend. With the `std` feature this asks the CPU at run
-    /// time; without it, it reports what the build's target features guarantee.
+    /// time; without it, it reports what the build's target features guarantee. Each SIMD
+    /// backend tests exactly the CPU features its code is compiled with
+    /// ([`cpu_features`](Backend::cpu_features): one list per backend, in its file under
+    /// `src/simd/`).
     ///
     /// ```
     /// use pctenc::Backend;
@@ -83,33 +87,46 @@ impl Backend {
     /// assert!(available.contains(&Backend::Scalar));
     /// assert!(available.contains(&Backend::detect()));
     /// ```
-    // Without `std` the feature tests are constants, which clippy would fold.
-    #[allow(clippy::nonminimal_bool, clippy::overly_complex_bool_expr, clippy::eq_op)]
     pub fn is_available(self) -> bool {
         match self {
             Backend::Scalar => true,
-            // Part of x86-64; on 32-bit x86, CPUs before the Pentium 4 lack it.
-            #[cfg(target_arch = "x86_64")]
-            Backend::Sse2 => true,
-            #[cfg(target_arch = "x86")]
-            Backend::Sse2 => x86_has!("sse2"),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Ssse3 => x86_has!("ssse3"),
+            Backend::Sse2 => super::x86::sse2::is_available(),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx2 => x86_has!("avx2") && x86_has!("popcnt"),
+            Backend::Ssse3 => super::x86::ssse3::is_available(),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx512 => {
-                x86_has!("avx512f")
-                    && x86_has!("avx512bw")
-                    && x86_has!("avx512vbmi")
-                    && x86_has!("avx512vbmi2")
-                    && x86_has!("bmi2")
-                    && x86_has!("popcnt")
-            }
+            Backend::Avx2 => super::x86::avx2::is_available(),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Backend::Avx512 => super::x86::avx512::is_available(),
             #[cfg(target_arch = "aarch64")]
-            Backend::Neon => aarch64_has!("neon"),
+            Backend::Neon => super::aarch64::neon::is_available(),
             #[allow(unreachable_patterns)]
             _ => false,
+        }
+    }
+
+    /// The CPU features the backend's code is compiled with and
+    /// [`is_available`](Backend::is_available) tests, as `#[target_feature]` names them;
+    /// empty for scalar, and for a backend of another architecture.
+    ///
+    /// ```
+    /// assert!(pctenc::Backend::Scalar.cpu_features().is_empty());
+    /// # #[cfg(target_arch = "x86_64")]
+    /// assert_eq!(pctenc::Backend::Avx2.cpu_features(), ["avx2", "popcnt"]);
+    /// ```
+    pub fn cpu_features(self) -> &'static [&'static str] {
+        match self {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Backend::Sse2 => super::x86::sse2::FEATURES,
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Backend::Ssse3 => super::x86::ssse3::FEATURES,
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Backend::Avx2 => super::x86::avx2::FEATURES,
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Backend::Avx512 => super::x86::avx512::FEATURES,
+            #[cfg(target_arch = "aarch64")]
+            Backend::Neon => super::aarch64::neon::FEATURES,
+            _ => &[],
         }
     }
 
@@ -139,35 +156,6 @@ impl fmt::Display for Backend {
         f.write_str(self.name())
     }
 }
-
-#[cfg(all(any(target_arch = "x86", target_arch = "x86_64"), feature = "std"))]
-macro_rules! x86_has {
-    ($feature:tt) => {
-        std::arch::is_x86_feature_detected!($feature)
-    };
-}
-#[cfg(all(any(target_arch = "x86", target_arch = "x86_64"), not(feature = "std")))]
-macro_rules! x86_has {
-    ($feature:tt) => {
-        cfg!(target_feature = $feature)
-    };
-}
-#[cfg(all(target_arch = "aarch64", feature = "std"))]
-macro_rules! aarch64_has {
-    ($feature:tt) => {
-        std::arch::is_aarch64_feature_detected!($feature)
-    };
-}
-#[cfg(all(target_arch = "aarch64", not(feature = "std")))]
-macro_rules! aarch64_has {
-    ($feature:tt) => {
-        cfg!(target_feature = $feature)
-    };
-}
-#[cfg(target_arch = "aarch64")]
-use aarch64_has;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-use x86_has;
 
 /// A [`Backend`] that this CPU is known to support: the proof the SIMD kernels need.
 ///

@@ -1,0 +1,147 @@
+//! A backend's entry points and its availability check, from one feature list.
+//!
+//! The kernels are `unsafe` because they run instructions the CPU may lack: each entry point
+//! enables its backend's CPU features (`#[target_feature]`), and [`Backend::is_available`]
+//! must test every one of them before an [`Engine`] proves the backend usable. [`backend!`]
+//! writes both from the same list, once per instruction-set file, so the two cannot
+//! disagree; `tests/layout.rs` checks that no other `#[target_feature]` is written by hand.
+//!
+//! [`Backend::is_available`]: super::engine::Backend::is_available
+//! [`Engine`]: super::engine::Engine
+
+/// Whether the CPU has a feature: asked at run time with `std`; without it, what the build's
+/// target features guarantee.
+#[cfg(all(any(target_arch = "x86", target_arch = "x86_64"), feature = "std"))]
+macro_rules! cpu_has {
+    ($feature:tt) => {
+        std::arch::is_x86_feature_detected!($feature)
+    };
+}
+#[cfg(all(target_arch = "aarch64", feature = "std"))]
+macro_rules! cpu_has {
+    ($feature:tt) => {
+        std::arch::is_aarch64_feature_detected!($feature)
+    };
+}
+#[cfg(not(feature = "std"))]
+macro_rules! cpu_has {
+    ($feature:tt) => {
+        cfg!(target_feature = $feature)
+    };
+}
+pub(crate) use cpu_has;
+
+/// The backend of an instruction-set file: `FEATURES`, `is_available` (every feature of the
+/// list detected) and the `#[target_feature]` entry points over the file's kernel, which
+/// enable exactly the list. Inputs under `short` bytes go to the scalar code (`0`: none do),
+/// for a backend whose setup costs more than it saves on them (SSE2); a part-measuring call
+/// goes scalar when the whole span it measures is that short, and the decoder and the
+/// escape count of the lenient parallel decoder never do.
+macro_rules! backend {
+    (kernel: $kernel:ty, features: [$($feature:tt),+ $(,)?], short: $short:expr $(,)?) => {
+        /// The CPU features this backend's entry points enable, all of which
+        /// [`is_available`] tests.
+        #[allow(dead_code)]
+        pub(crate) const FEATURES: &[&str] = &[$($feature),+];
+
+        /// Inputs under this many bytes go to the scalar code.
+        const SHORT: usize = $short;
+
+        /// Whether the CPU has every feature of [`FEATURES`].
+        // Without `std` the tests are constants, which clippy would fold.
+        #[allow(clippy::nonminimal_bool, clippy::overly_complex_bool_expr, clippy::eq_op)]
+        pub(crate) fn is_available() -> bool {
+            true $(&& $crate::simd::entry::cpu_has!($feature))+
+        }
+
+        /// How many bytes of `input` are written as `%HH`.
+        ///
+        /// # Safety
+        /// The CPU supports every feature of [`FEATURES`] ([`is_available`]).
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn count_escapes(input: &[u8], set: &$crate::Set) -> usize {
+            if input.len() < SHORT {
+                return $crate::scalar::encode::count_escapes(input, set);
+            }
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::count_escapes::<$kernel>(input, set) }
+        }
+
+        /// For each of `cuts`, how many bytes of `input[base..cut]` are written as `%HH`.
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn count_escapes_before(
+            input: &[u8],
+            set: &$crate::Set,
+            base: usize,
+            cuts: &[usize],
+            counts: &mut [usize],
+        ) {
+            // Short parts are no reason to go scalar: the blocks run over the whole span.
+            if cuts.last().is_none_or(|&last| last - base < SHORT) {
+                return $crate::scalar::encode::count_escapes_before(input, set, base, cuts, counts);
+            }
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::count_escapes_before::<$kernel>(input, set, base, cuts, counts) }
+        }
+
+        /// Encodes `input` into `out`: the output's length, or `None` if `out` is too small.
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn encode(
+            input: &[u8],
+            set: &$crate::Set,
+            digits: &[u8; 16],
+            out: &mut [u8],
+        ) -> Option<usize> {
+            if input.len() < SHORT {
+                return $crate::scalar::encode::encode(input, set, digits, out);
+            }
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::encode::<$kernel>(input, set, digits, out) }
+        }
+
+        /// How far whole blocks prove `input` a valid encoding for `set` (a token boundary).
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn valid_prefix(input: &[u8], set: &$crate::Set) -> usize {
+            if input.len() < SHORT {
+                return 0;
+            }
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::valid_prefix::<$kernel>(input, set) }
+        }
+
+        /// How many `%` in `input` start a valid escape.
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn count_valid_escapes(input: &[u8]) -> usize {
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::count_valid_escapes::<$kernel>(input) }
+        }
+
+        /// Decodes `input` into `out` like the scalar decoder, with the same result.
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn decode(
+            input: &[u8],
+            out: &mut [u8],
+            rules: $crate::scalar::decode::Rules,
+            last: bool,
+        ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::decode::decode::<$kernel>(input, out, rules, last) }
+        }
+    };
+}
+pub(crate) use backend;
