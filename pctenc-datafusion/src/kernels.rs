@@ -400,6 +400,10 @@ fn run_chunk(
     Ok(Some(Slot { written, lens, valid }))
 }
 
+/// A chunk of [`run_all`]: its rows (`cuts[k]..=cuts[k + 1]`), its slot of the output, and
+/// its rows' lengths if they were measured.
+type Job<'a> = ((&'a [usize], &'a mut [u8]), Option<Vec<usize>>);
+
 /// Runs `op` over all the rows, in parallel chunks when there are enough bytes: the output
 /// bytes, the row lengths, the row validity (`None`: as the input).
 ///
@@ -453,23 +457,22 @@ fn run_all(
     }
     // A chunk whose slot turns out too small (lossy replacements, Java's) goes through
     // `run_rows` on its own, into a buffer of its own that grows.
-    let work =
-        |((w, slot), measured): ((&[usize], &mut [u8]), Option<Vec<usize>>)| -> Result<Done, KernelError> {
-            let rows = &bounds[w[0]..=w[1]];
-            if let Some(lens) = measured {
-                // Written in one call; every row is transformed (validity as the input).
-                let span = &values[rows[0]..rows[rows.len() - 1]];
-                if let Some(written) = op.write(span, slot).filter(|&n| n == slot.len()) {
-                    return Ok(Done::Slot(Slot { written, lens, valid: None }));
-                }
-                // Not reached for a consistent op: the rows, one by one, into a buffer that grows.
-                return run_rows(op, values, rows, is_valid, w[0], on_error).map(Done::Own);
+    let work = |((w, slot), measured): Job<'_>| -> Result<Done, KernelError> {
+        let rows = &bounds[w[0]..=w[1]];
+        if let Some(lens) = measured {
+            // Written in one call; every row is transformed (validity as the input).
+            let span = &values[rows[0]..rows[rows.len() - 1]];
+            if let Some(written) = op.write(span, slot).filter(|&n| n == slot.len()) {
+                return Ok(Done::Slot(Slot { written, lens, valid: None }));
             }
-            match run_chunk(op, values, rows, is_valid, w[0], on_error, slot)? {
-                Some(slot) => Ok(Done::Slot(slot)),
-                None => run_rows(op, values, rows, is_valid, w[0], on_error).map(Done::Own),
-            }
-        };
+            // Not reached for a consistent op: the rows, one by one, into a buffer that grows.
+            return run_rows(op, values, rows, is_valid, w[0], on_error).map(Done::Own);
+        }
+        match run_chunk(op, values, rows, is_valid, w[0], on_error, slot)? {
+            Some(slot) => Ok(Done::Slot(slot)),
+            None => run_rows(op, values, rows, is_valid, w[0], on_error).map(Done::Own),
+        }
+    };
     // Every chunk's result, in order: the error to report is the first row's, not the first
     // found.
     let all: Vec<Result<Done, KernelError>> = if parallel {
