@@ -10,17 +10,22 @@
 //! loads never wait on the data. A block with a malformed `%` is handed to the scalar
 //! decoder, which gives the WHATWG copy or the exact error; so do the last `BYTES + 1` bytes.
 
-use super::generic::Kernel;
+use super::generic::{Fits, Kernel};
 use crate::DecodeError;
 use crate::scalar::decode::{self as scalar, Rules, Step};
 
 /// The decoder's per-block operations of one instruction set.
 ///
-/// # Safety
-///
 /// As for [`Kernel`]: the caller of every method knows that the CPU supports the kernel's
 /// instruction set.
-pub(crate) trait DecodeKernel: Kernel {
+///
+/// # Safety
+///
+/// As for [`Kernel`], the decoder and the validator bound their pointers by the kernel's
+/// constants: `specials`, `non_hex` and `scan` read only the `BYTES` bytes at `src`;
+/// `emit_checked` reads only `BYTES + 2` bytes at `src` and writes only within
+/// `BYTES + SLACK` bytes at `dst`.
+pub(crate) unsafe trait DecodeKernel: Kernel {
     /// How much output the scalar decoder writes when a block is handed to it, before the
     /// vector loop resumes (a kernel that hands over dense blocks wants more).
     const HANDOVER: usize = Self::BYTES;
@@ -72,6 +77,7 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
     rules: Rules,
     last: bool,
 ) -> Result<Step, DecodeError> {
+    let () = K::FITS;
     let lanes = if K::BYTES == 64 { u64::MAX } else { (1u64 << K::BYTES) - 1 };
     let room = K::BYTES + K::SLACK;
     let (mut read, mut written) = (0, 0);

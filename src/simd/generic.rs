@@ -7,12 +7,20 @@ use crate::scalar::encode as scalar;
 
 /// The per-block operations of one instruction set.
 ///
+/// Its methods call intrinsics of the instruction set: the caller of every method must know
+/// that the CPU supports it (the backend's `Engine` is the proof).
+///
 /// # Safety
 ///
-/// Implementations call intrinsics of their instruction set: the caller of every method must
-/// know that the CPU supports it (the backend's `Engine` is the proof).
-pub(crate) trait Kernel {
-    /// Input bytes per block (at most 64).
+/// The algorithms over a kernel size their buffers and bound their pointers by its
+/// constants, so an implementation must keep to them:
+/// - `BYTES` is between 1 and 64 and `SLACK` at most 64 (checked when an algorithm is
+///   compiled for the kernel, by `cargo build` though not `cargo check`: [`Fits`]);
+/// - `classify` reads only the `BYTES` bytes at `src`;
+/// - `emit` reads only the `BYTES` bytes at `src`, writes only within the returned length
+///   plus `SLACK` bytes at `dst`, and returns at most `3 * BYTES`.
+pub(crate) unsafe trait Kernel {
+    /// Input bytes per block (1 to 64: the masks are `u64`).
     const BYTES: usize;
     /// How many bytes past its output a block's stores may write (at most 64).
     const SLACK: usize;
@@ -46,12 +54,28 @@ pub(crate) trait Kernel {
 /// Room for the output of one block and its slack.
 const SCRATCH: usize = 3 * 64 + 64;
 
+/// The compile-time check of a kernel's constants: every algorithm over `K` evaluates
+/// [`FITS`](Fits::FITS) (`let () = K::FITS;`), so a kernel whose blocks the masks or the
+/// scratch buffer cannot hold does not build.
+pub(crate) trait Fits: Kernel {
+    const FITS: () = assert!(
+        Self::BYTES >= 1
+            && Self::BYTES <= 64
+            && Self::SLACK <= 64
+            && 3 * Self::BYTES + Self::SLACK <= SCRATCH,
+        "a kernel's BYTES must be 1 to 64 and its SLACK at most 64"
+    );
+}
+
+impl<K: Kernel> Fits for K {}
+
 /// How many bytes of `input` are written as `%HH`.
 ///
 /// # Safety
 /// The CPU supports `K`'s instruction set.
 #[inline(always)]
 pub(crate) unsafe fn count_escapes<K: Kernel>(input: &[u8], set: &Set) -> usize {
+    let () = K::FITS;
     if input.len() < K::BYTES {
         return scalar::count_escapes(input, set);
     }
@@ -106,6 +130,7 @@ pub(crate) unsafe fn count_escapes_before<K: Kernel>(
     cuts: &[usize],
     counts: &mut [usize],
 ) {
+    let () = K::FITS;
     let Some(&last) = cuts.last() else { return };
     let input = &input[..last];
     if input.len() - base < K::BYTES {
@@ -155,6 +180,7 @@ pub(crate) unsafe fn encode<K: Kernel>(
     digits: &[u8; 16],
     out: &mut [u8],
 ) -> Option<usize> {
+    let () = K::FITS;
     if input.len() < K::BYTES {
         return scalar::encode(input, set, digits, out);
     }
@@ -241,6 +267,7 @@ pub(crate) unsafe fn encode<K: Kernel>(
 /// The CPU supports `K`'s instruction set.
 #[inline(always)]
 pub(crate) unsafe fn valid_prefix<K: DecodeKernel>(input: &[u8], set: &Set) -> usize {
+    let () = K::FITS;
     if input.len() < K::BYTES {
         return 0;
     }
@@ -295,6 +322,7 @@ pub(crate) unsafe fn valid_prefix<K: DecodeKernel>(input: &[u8], set: &Set) -> u
 /// The CPU supports `K`'s instruction set.
 #[inline(always)]
 pub(crate) unsafe fn count_valid_escapes<K: DecodeKernel>(input: &[u8]) -> usize {
+    let () = K::FITS;
     let lanes = if K::BYTES == 64 { u64::MAX } else { (1u64 << K::BYTES) - 1 };
     let mut count = 0;
     let mut at = 0;

@@ -35,7 +35,10 @@ unsafe fn movemask(v: uint8x16_t) -> u64 {
     }
 }
 
-impl Kernel for Neon {
+// SAFETY: `BYTES` and `SLACK` are the block and store sizes of this file's loads and stores;
+// `classify` and `emit` load only the block and store only within the output plus `SLACK`
+// (`tests/guard_pages.rs` checks it on every backend).
+unsafe impl Kernel for Neon {
     const BYTES: usize = 16;
     const SLACK: usize = 16;
     const RUN: usize = 8;
@@ -114,7 +117,9 @@ impl Kernel for Neon {
     }
 }
 
-impl DecodeKernel for Neon {
+// SAFETY: the loads are of the block and, for `emit_checked`, the two bytes after it; the
+// stores stay within `BYTES + SLACK` (`tests/guard_pages.rs` checks it on every backend).
+unsafe impl DecodeKernel for Neon {
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
         // SAFETY: 16 readable bytes and NEON (caller).

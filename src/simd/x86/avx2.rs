@@ -43,7 +43,10 @@ unsafe fn broadcast(row: &[u8; 16]) -> __m256i {
     unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(row.as_ptr().cast())) }
 }
 
-impl Kernel for Avx2 {
+// SAFETY: `BYTES` and `SLACK` are the block and store sizes of this file's loads and stores;
+// `classify` and `emit` load only the block and store only within the output plus `SLACK`
+// (`tests/guard_pages.rs` checks it on every backend).
+unsafe impl Kernel for Avx2 {
     const BYTES: usize = 32;
     const SLACK: usize = 16;
     const RUN: usize = 4;
@@ -100,7 +103,9 @@ impl Kernel for Avx2 {
     }
 }
 
-impl DecodeKernel for Avx2 {
+// SAFETY: the loads are of the block and, for `emit_checked`, the two bytes after it; the
+// stores stay within `BYTES + SLACK` (`tests/guard_pages.rs` checks it on every backend).
+unsafe impl DecodeKernel for Avx2 {
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
         // SAFETY: 32 readable bytes and AVX2 (caller).

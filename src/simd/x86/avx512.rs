@@ -120,7 +120,10 @@ fn first_lanes(n: u32) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
-impl Kernel for Avx512 {
+// SAFETY: `BYTES` and `SLACK` are the block and store sizes of this file's loads and stores;
+// `classify` and `emit` load only the block and store only within the output plus `SLACK`
+// (`tests/guard_pages.rs` checks it on every backend).
+unsafe impl Kernel for Avx512 {
     const BYTES: usize = 64;
     const SLACK: usize = 0;
     const RUN: usize = 2;
@@ -230,7 +233,9 @@ unsafe fn pdep64(x: u64, mask: u64) -> u64 {
     }
 }
 
-impl DecodeKernel for Avx512 {
+// SAFETY: the loads are of the block and, for `emit_checked`, the two bytes after it; the
+// stores stay within `BYTES + SLACK` (`tests/guard_pages.rs` checks it on every backend).
+unsafe impl DecodeKernel for Avx512 {
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
         // SAFETY: 64 readable bytes and AVX-512 BW (caller).

@@ -44,7 +44,10 @@ unsafe fn store(p: *mut u8, v: __m128i) {
     unsafe { _mm_storeu_si128(p.cast(), v) }
 }
 
-impl Kernel for Ssse3 {
+// SAFETY: `BYTES` and `SLACK` are the block and store sizes of this file's loads and stores;
+// `classify` and `emit` load only the block and store only within the output plus `SLACK`
+// (`tests/guard_pages.rs` checks it on every backend).
+unsafe impl Kernel for Ssse3 {
     const BYTES: usize = 16;
     const SLACK: usize = 16;
     const RUN: usize = 8;
@@ -78,7 +81,9 @@ impl Kernel for Ssse3 {
     }
 }
 
-impl DecodeKernel for Ssse3 {
+// SAFETY: the loads are of the block and, for `emit_checked`, the two bytes after it; the
+// stores stay within `BYTES + SLACK` (`tests/guard_pages.rs` checks it on every backend).
+unsafe impl DecodeKernel for Ssse3 {
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
         // SAFETY: 16 readable bytes (caller).
