@@ -7,7 +7,7 @@
 //! independent reference model of `tests/common`.
 //!
 //! The backends that ran are printed; `PCTENC_EXPECT_BACKENDS` / `PCTENC_EXPECT_DETECTED` as
-//! in `tests/backends.rs`.
+//! in `tests/encode_backends.rs`.
 
 use pctenc::{Decoder, Engine, Reject};
 use proptest::prelude::*;

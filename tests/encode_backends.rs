@@ -1,4 +1,5 @@
-//! Every SIMD backend this CPU has, pinned in-process against the scalar reference: every
+//! Every SIMD encoder this CPU has, pinned in-process against the scalar reference (the
+//! decoders: `tests/decode_backends.rs`; the validators: `tests/validate.rs`): every
 //! length around the vector sizes, every alignment, every byte value at every position near a
 //! block boundary, every predefined set, every one-byte set, random sets; plus, IRI and
 //! lowercase included.
