@@ -8,8 +8,13 @@ sources (`use crate::...` trees and paths written inline), resolves names the cr
 re-exports (`crate::Encoder` is `encode`'s), and prints the edges between top-level modules.
 It fails (status 1) when they form a cycle, naming it.
 
-    python3 scripts/module-graph.py          # the edges, then "no cycle" or the cycles
-    python3 scripts/module-graph.py --dot    # the graph for Graphviz
+    python3 scripts/module-graph.py               # the edges, then "no cycle" or the cycles
+    python3 scripts/module-graph.py --within simd # the same between the submodules of simd
+    python3 scripts/module-graph.py --dot         # the graph for Graphviz
+
+Without `--within`, both levels are checked: the top-level modules, then the submodules of
+each module that is a folder with submodules of its own (`simd`: kernel, generic, entry,
+engine, the instruction sets; its `mod.rs`, the dispatch, counts as `simd`).
 
 The binary (`src/main.rs`, `src/cli/`) is a crate of its own and is not read. Comments and
 strings are ignored; `#[cfg(test)]` code counts like the rest, since a test module that
@@ -97,41 +102,89 @@ def crate_paths(code):
     return paths
 
 
-def modules():
-    """Top-level module name -> its files."""
+def modules(within=None):
+    """Module name -> its files: the top-level modules, or those of the folder `within`
+    (its `mod.rs` as the folder's own name)."""
+    base = SRC if within is None else SRC / within
     mods = {}
-    for path in sorted(SRC.rglob("*.rs")):
-        rel = path.relative_to(SRC)
-        if rel.parts[0] in ("main.rs", "cli") or rel.name == "lib.rs":
+    for path in sorted(base.rglob("*.rs")):
+        rel = path.relative_to(base)
+        if within is None and (rel.parts[0] in ("main.rs", "cli") or rel.name == "lib.rs"):
             continue
-        name = rel.parts[0].removesuffix(".rs")
+        if within is not None and rel.as_posix() == "mod.rs":
+            name = within
+        else:
+            name = rel.parts[0].removesuffix(".rs")
         mods.setdefault(name, []).append(path)
     return mods
 
 
 def reexports(root, mods):
-    """Name the crate root makes visible -> the module it comes from."""
+    """Name the crate root makes visible -> the path it comes from."""
     names = {}
     for m in re.finditer(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);", root):
         for path in use_paths(m.group(1)):
             if path and path[0] in mods and len(path) > 1:
-                names[path[-1]] = path[0]
+                names[path[-1]] = path
     return names
 
 
-def edges():
-    mods = modules()
+def edges(within=None):
+    mods = modules(within)
     root = strip((SRC / "lib.rs").read_text())
-    names = reexports(root, mods)
+    top = modules()
+    names = reexports(root, top)
     found = {}
     for mod, files in mods.items():
         for f in files:
-            for path in crate_paths(strip(f.read_text())):
+            code = strip(f.read_text())
+            # A re-exported name stands for the path it comes from (`crate::Backend` is
+            # `crate::simd::engine::Backend`).
+            paths = [names[p[0]] + p[1:] if p[0] in names else p for p in crate_paths(code)]
+            if within is not None:
+                # Paths into `within` from the crate root; `super::` in a file directly under
+                # it; and in its `mod.rs`, the paths through its children.
+                inner = [p[1:] for p in paths if p[:1] == (within,) and len(p) > 1]
+                if f.parent == SRC / within and f.name != "mod.rs":
+                    inner += super_paths(code)
+                if f == SRC / within / "mod.rs":
+                    inner += child_paths(code, mods)
+                paths = inner
+            for path in paths:
                 head = path[0]
-                target = head if head in mods else names.get(head)
+                target = head if head in mods else None
                 if target and target != mod:
                     found.setdefault((mod, target), set()).add(f.relative_to(SRC.parent).as_posix())
     return mods, found
+
+
+def super_paths(code):
+    """Every `super::...` path of stripped code, as tuples of names after `super`."""
+    paths = []
+    for m in re.finditer(r"\buse\s+super::", code):
+        end = code.find(";", m.end())
+        paths += use_paths(code[m.end() : end])
+    for m in re.finditer(r"(?<![\w:])super::((?:\w+::)*\w+)", code):
+        paths.append(tuple(m.group(1).split("::")))
+    return paths
+
+
+def child_paths(code, mods):
+    """The paths of a folder's `mod.rs` that start with one of its children (`engine::X`)."""
+    paths = []
+    for m in re.finditer(r"\buse\s+(?!crate::|super::|self::|core::|alloc::|std::)", code):
+        end = code.find(";", m.end())
+        paths += [p for p in use_paths(code[m.end() : end]) if p and p[0] in mods]
+    for m in re.finditer(r"(?<![\w:$])(\w+)::\w+", code):
+        if m.group(1) in mods:
+            paths.append((m.group(1),))
+    return paths
+
+
+def folders():
+    """The top-level modules that are folders holding modules of their own."""
+    return sorted(d.name for d in SRC.iterdir() if d.is_dir() and d.name != "cli" and (d / "mod.rs").exists()
+                  and any(p.is_dir() or p.name != "mod.rs" for p in d.iterdir()))
 
 
 def cycles(nodes, found):
@@ -167,23 +220,36 @@ def cycles(nodes, found):
     return out
 
 
-def main():
-    mods, found = edges()
-    if "--dot" in sys.argv[1:]:
-        print("digraph pctenc {")
+def check(within, dot):
+    """Prints one level's edges (or its graph) and returns its cycles."""
+    mods, found = edges(within)
+    where = "top-level modules" if within is None else f"submodules of {within}"
+    if dot:
+        print(f'digraph "{within or "pctenc"}" {{')
         for a, b in sorted(found):
             print(f'  "{a}" -> "{b}";')
         print("}")
-        return 0
+        return []
+    print(f"# {where}")
     for (a, b), files in sorted(found.items()):
         print(f"{a} -> {b}  ({', '.join(sorted(files))})")
     bad = cycles(mods, found)
     if not bad:
-        print(f"no cycle between the {len(mods)} top-level modules")
-        return 0
+        print(f"no cycle between the {len(mods)} {where}")
     for comp in bad:
-        print("cycle among: " + ", ".join(comp), file=sys.stderr)
-    return 1
+        print(f"cycle among the {where}: " + ", ".join(comp), file=sys.stderr)
+    return bad
+
+
+def main():
+    args = sys.argv[1:]
+    dot = "--dot" in args
+    if "--within" in args:
+        levels = [args[args.index("--within") + 1]]
+    else:
+        levels = [None] + folders()
+    bad = [c for level in levels for c in check(level, dot)]
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ macro_rules! backend {
                 return $crate::scalar::encode::count_escapes(input, set);
             }
             // SAFETY: the features are available (caller).
-            unsafe { $crate::simd::generic::count_escapes::<$kernel>(input, set) }
+            unsafe { $crate::simd::generic::encode::count_escapes::<$kernel>(input, set) }
         }
 
         /// For each of `cuts`, how many bytes of `input[base..cut]` are written as `%HH`.
@@ -84,7 +84,7 @@ macro_rules! backend {
                 return $crate::scalar::encode::count_escapes_before(input, set, base, cuts, counts);
             }
             // SAFETY: the features are available (caller).
-            unsafe { $crate::simd::generic::count_escapes_before::<$kernel>(input, set, base, cuts, counts) }
+            unsafe { $crate::simd::generic::encode::count_escapes_before::<$kernel>(input, set, base, cuts, counts) }
         }
 
         /// Encodes `input` into `out`: the output's length, or `None` if `out` is too small.
@@ -102,7 +102,7 @@ macro_rules! backend {
                 return $crate::scalar::encode::encode(input, set, digits, out);
             }
             // SAFETY: the features are available (caller).
-            unsafe { $crate::simd::generic::encode::<$kernel>(input, set, digits, out) }
+            unsafe { $crate::simd::generic::encode::encode::<$kernel>(input, set, digits, out) }
         }
 
         /// How far whole blocks prove `input` a valid encoding for `set` (a token boundary).
@@ -115,7 +115,7 @@ macro_rules! backend {
                 return 0;
             }
             // SAFETY: the features are available (caller).
-            unsafe { $crate::simd::generic::valid_prefix::<$kernel>(input, set) }
+            unsafe { $crate::simd::generic::validate::valid_prefix::<$kernel>(input, set) }
         }
 
         /// How many `%` in `input` start a valid escape.
@@ -125,7 +125,7 @@ macro_rules! backend {
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn count_valid_escapes(input: &[u8]) -> usize {
             // SAFETY: the features are available (caller).
-            unsafe { $crate::simd::generic::count_valid_escapes::<$kernel>(input) }
+            unsafe { $crate::simd::generic::validate::count_valid_escapes::<$kernel>(input) }
         }
 
         /// Decodes `input` into `out` like the scalar decoder, with the same result.
@@ -140,7 +140,7 @@ macro_rules! backend {
             last: bool,
         ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
             // SAFETY: the features are available (caller).
-            unsafe { $crate::simd::decode::decode::<$kernel>(input, out, rules, last) }
+            unsafe { $crate::simd::generic::decode::decode::<$kernel>(input, out, rules, last) }
         }
     };
 }

@@ -1,13 +1,16 @@
-//! The vectorized encoders and the dispatch to them. The algorithm is written once in
-//! [`generic`]; each instruction set has a small file under `x86/` or `aarch64/`.
+//! The vectorized kernels and the dispatch to them. [`kernel`] says what an instruction set
+//! supplies (the block operations), [`generic`] holds the algorithms written once over it,
+//! each instruction set has a small file under `x86/` or `aarch64/` whose one
+//! [`entry::backend!`] call compiles the algorithms for it, and [`engine`] holds `Backend`
+//! and `Engine`, the proof that a backend's code may run.
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
-pub(crate) mod decode;
 pub(crate) mod engine;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod entry;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod generic;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) mod kernel;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) mod tables;
 

@@ -5,8 +5,7 @@
 use core::arch::aarch64::*;
 
 use crate::Set;
-use crate::simd::decode::DecodeKernel;
-use crate::simd::generic::Kernel;
+use crate::simd::kernel::{DecodeKernel, Kernel};
 use crate::simd::tables::{COMPRESS8, EXPAND4, KEPT8, Nibbles, group_len};
 
 #[derive(Clone, Copy)]

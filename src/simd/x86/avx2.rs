@@ -8,8 +8,7 @@ use core::arch::x86_64::*;
 
 use super::ssse3::{compress16, emit16};
 use crate::Set;
-use crate::simd::decode::DecodeKernel;
-use crate::simd::generic::Kernel;
+use crate::simd::kernel::{DecodeKernel, Kernel};
 use crate::simd::tables::Nibbles;
 
 #[derive(Clone, Copy)]

@@ -12,8 +12,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use crate::Set;
-use crate::simd::decode::DecodeKernel;
-use crate::simd::generic::Kernel;
+use crate::simd::kernel::{DecodeKernel, Kernel};
 use crate::simd::tables::Nibbles;
 
 /// Slot `s` of the 192 holds part `s % 3` of input byte `s / 3`. For each 64-slot window:
@@ -379,7 +378,7 @@ mod tests {
     fn pdep64_deposits_the_low_bits_in_order() {
         if !std::arch::is_x86_feature_detected!("bmi2") {
             // Nothing calls it then: the backend needs BMI2.
-            assert!(!crate::Backend::Avx512.is_available());
+            assert!(!super::is_available());
             return;
         }
         let mut masks: Vec<u64> = LAYOUT.part_slots.iter().flatten().copied().collect();

@@ -15,8 +15,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use crate::Set;
-use crate::simd::decode::DecodeKernel;
-use crate::simd::generic::Kernel;
+use crate::simd::kernel::{DecodeKernel, Kernel};
 
 /// More ranges than this and a per-byte test is as fast.
 pub(crate) const MAX_RANGES: usize = 12;

@@ -8,8 +8,7 @@ use core::arch::x86_64::*;
 
 use super::sse2::{decoded16, non_hex16, specials16};
 use crate::Set;
-use crate::simd::decode::DecodeKernel;
-use crate::simd::generic::Kernel;
+use crate::simd::kernel::{DecodeKernel, Kernel};
 use crate::simd::tables::{COMPRESS8, DENSE_H, DENSE_L, DENSE_PCT, EXPAND4, KEPT8, Nibbles, group_len};
 
 #[derive(Clone, Copy)]

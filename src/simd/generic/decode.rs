@@ -1,8 +1,8 @@
 //! The vectorized decoder, written once over [`DecodeKernel`]. See `ALGORITHMS.md`,
 //! "Decoding".
 //!
-//! Per block of [`Kernel::BYTES`] bytes: find `%` (and `+`). A block with neither is copied,
-//! and so are the blocks after it, [`Kernel::RUN`] at a time. Otherwise, if every `%` is
+//! Per block of `Kernel::BYTES` bytes: find `%` (and `+`). A block with neither is copied,
+//! and so are the blocks after it, `Kernel::RUN` at a time. Otherwise, if every `%` is
 //! followed by two hex digits (read from the two loads one and two bytes further on, so an
 //! escape in the last two lanes is decoded whole and its digits are dropped from the next
 //! block), the kernel writes each `%` lane as its escape's byte and each `+` as a space,
@@ -10,61 +10,9 @@
 //! loads never wait on the data. A block with a malformed `%` is handed to the scalar
 //! decoder, which gives the WHATWG copy or the exact error; so do the last `BYTES + 1` bytes.
 
-use super::generic::{Fits, Kernel};
 use crate::DecodeError;
 use crate::scalar::decode::{self as scalar, Rules, Step};
-
-/// The decoder's per-block operations of one instruction set.
-///
-/// As for [`Kernel`]: the caller of every method knows that the CPU supports the kernel's
-/// instruction set.
-///
-/// # Safety
-///
-/// As for [`Kernel`], the decoder and the validator bound their pointers by the kernel's
-/// constants: `specials`, `non_hex` and `scan` read only the `BYTES` bytes at `src`;
-/// `emit_checked` reads only `BYTES + 2` bytes at `src` and writes only within
-/// `BYTES + SLACK` bytes at `dst`.
-pub(crate) unsafe trait DecodeKernel: Kernel {
-    /// How much output the scalar decoder writes when a block is handed to it, before the
-    /// vector loop resumes (a kernel that hands over dense blocks wants more).
-    const HANDOVER: usize = Self::BYTES;
-
-    /// The lanes of the block at `src` that hold `%`, and those that hold `+` (0 unless
-    /// `plus`).
-    ///
-    /// # Safety
-    /// The CPU supports the instruction set; `src` is valid for reading `BYTES` bytes.
-    unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64);
-
-    /// The lanes of the block at `src` that are not hex digits.
-    ///
-    /// # Safety
-    /// As for `specials`.
-    unsafe fn non_hex(src: *const u8) -> u64;
-
-    /// Decodes the block at `src` if every `%` lane (`pct`) starts a valid escape, and
-    /// returns `true`: each `%` lane becomes the byte `src[i + 1..i + 3]` stands for, each
-    /// `+` a space when `plus`, and the lanes in `keep` are written to `dst` in order.
-    /// Otherwise returns `false`, with `dst` written or not.
-    ///
-    /// # Safety
-    /// As for `specials`; `src` is valid for reading `BYTES + 2` bytes and `dst` for writing
-    /// `BYTES + SLACK` bytes.
-    unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool;
-
-    /// The three masks validation needs for the block at `src`: the lanes in the set `p` was
-    /// prepared for (as [`Kernel::classify`]), the `%` lanes, and the non-hex lanes. Kernels
-    /// that can get all three from one lookup override it.
-    ///
-    /// # Safety
-    /// As for `specials`.
-    #[inline(always)]
-    unsafe fn scan(p: &Self::Prepared, src: *const u8) -> (u64, u64, u64) {
-        // SAFETY: as the caller guarantees.
-        unsafe { (Self::classify(p, src).0, Self::specials(src, false).0, Self::non_hex(src)) }
-    }
-}
+use crate::simd::kernel::{DecodeKernel, Fits};
 
 /// Decodes `input` into `out` like [`scalar::decode`], with the same result, step and error.
 ///

@@ -1,0 +1,122 @@
+//! What an instruction set supplies: the per-block operations of [`Kernel`] (encoding) and
+//! [`DecodeKernel`] (decoding and validation), written once per file under `x86/` and
+//! `aarch64/`, and the build-time check of their constants ([`Fits`]). The algorithms over
+//! them are in `generic/`.
+
+use crate::Set;
+
+/// The per-block operations of one instruction set.
+///
+/// Its methods call intrinsics of the instruction set: the caller of every method must know
+/// that the CPU supports it (the backend's `Engine` is the proof).
+///
+/// # Safety
+///
+/// The algorithms over a kernel size their buffers and bound their pointers by its
+/// constants, so an implementation must keep to them:
+/// - `BYTES` is between 1 and 64 and `SLACK` at most 64 (checked when an algorithm is
+///   compiled for the kernel, by `cargo build` though not `cargo check`: [`Fits`]);
+/// - `classify` reads only the `BYTES` bytes at `src`;
+/// - `emit` reads only the `BYTES` bytes at `src`, writes only within the returned length
+///   plus `SLACK` bytes at `dst`, and returns at most `3 * BYTES`.
+pub(crate) unsafe trait Kernel {
+    /// Input bytes per block (1 to 64: the masks are `u64`).
+    const BYTES: usize;
+    /// How many bytes past its output a block's stores may write (at most 64).
+    const SLACK: usize;
+    /// Blocks classified per step over a run that needs no escaping: enough to keep the
+    /// vector units busy, about 128 bytes (64 on SSE2, whose classification of a block
+    /// costs a dozen ranges).
+    const RUN: usize;
+    /// The set's constants, kept in registers across blocks.
+    type Prepared: Copy;
+
+    /// # Safety
+    /// The CPU supports the kernel's instruction set.
+    unsafe fn prepare(set: &Set, digits: &[u8; 16]) -> Self::Prepared;
+
+    /// The block's masks, bit `i` for byte `i`: bytes written as `%HH`, and spaces written as
+    /// `+`.
+    ///
+    /// # Safety
+    /// As for `prepare`, and `src` is valid for reading [`BYTES`](Kernel::BYTES) bytes.
+    unsafe fn classify(p: &Self::Prepared, src: *const u8) -> (u64, u64);
+
+    /// Writes the encoding of the block at `src`, whose masks are `escaped` and `plus`, to
+    /// `dst` and returns its length.
+    ///
+    /// # Safety
+    /// As for `classify`, and `dst` is valid for writing the output plus
+    /// [`SLACK`](Kernel::SLACK) bytes.
+    unsafe fn emit(p: &Self::Prepared, src: *const u8, escaped: u64, plus: u64, dst: *mut u8) -> usize;
+}
+
+/// Room for the output of one block and its slack.
+pub(crate) const SCRATCH: usize = 3 * 64 + 64;
+
+/// The compile-time check of a kernel's constants: every algorithm over `K` evaluates
+/// [`FITS`](Fits::FITS) (`let () = K::FITS;`), so a kernel whose blocks the masks or the
+/// scratch buffer cannot hold does not build.
+pub(crate) trait Fits: Kernel {
+    const FITS: () = assert!(
+        Self::BYTES >= 1
+            && Self::BYTES <= 64
+            && Self::SLACK <= 64
+            && 3 * Self::BYTES + Self::SLACK <= SCRATCH,
+        "a kernel's BYTES must be 1 to 64 and its SLACK at most 64"
+    );
+}
+
+impl<K: Kernel> Fits for K {}
+
+/// The decoder's per-block operations of one instruction set.
+///
+/// As for [`Kernel`]: the caller of every method knows that the CPU supports the kernel's
+/// instruction set.
+///
+/// # Safety
+///
+/// As for [`Kernel`], the decoder and the validator bound their pointers by the kernel's
+/// constants: `specials`, `non_hex` and `scan` read only the `BYTES` bytes at `src`;
+/// `emit_checked` reads only `BYTES + 2` bytes at `src` and writes only within
+/// `BYTES + SLACK` bytes at `dst`.
+pub(crate) unsafe trait DecodeKernel: Kernel {
+    /// How much output the scalar decoder writes when a block is handed to it, before the
+    /// vector loop resumes (a kernel that hands over dense blocks wants more).
+    const HANDOVER: usize = Self::BYTES;
+
+    /// The lanes of the block at `src` that hold `%`, and those that hold `+` (0 unless
+    /// `plus`).
+    ///
+    /// # Safety
+    /// The CPU supports the instruction set; `src` is valid for reading `BYTES` bytes.
+    unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64);
+
+    /// The lanes of the block at `src` that are not hex digits.
+    ///
+    /// # Safety
+    /// As for `specials`.
+    unsafe fn non_hex(src: *const u8) -> u64;
+
+    /// Decodes the block at `src` if every `%` lane (`pct`) starts a valid escape, and
+    /// returns `true`: each `%` lane becomes the byte `src[i + 1..i + 3]` stands for, each
+    /// `+` a space when `plus`, and the lanes in `keep` are written to `dst` in order.
+    /// Otherwise returns `false`, with `dst` written or not.
+    ///
+    /// # Safety
+    /// As for `specials`; `src` is valid for reading `BYTES + 2` bytes and `dst` for writing
+    /// `BYTES + SLACK` bytes.
+    unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool;
+
+    /// The three masks validation needs for the block at `src`: the lanes in the set `p` was
+    /// prepared for (as [`Kernel::classify`]), the `%` lanes, and the non-hex lanes. Kernels
+    /// that can get all three from one lookup override it.
+    ///
+    /// # Safety
+    /// As for `specials`.
+    #[inline(always)]
+    unsafe fn scan(p: &Self::Prepared, src: *const u8) -> (u64, u64, u64) {
+        // SAFETY: as the caller guarantees.
+        unsafe { (Self::classify(p, src).0, Self::specials(src, false).0, Self::non_hex(src)) }
+    }
+}
