@@ -16,9 +16,12 @@ Without `--within`, both levels are checked: the top-level modules, then the sub
 each module that is a folder with submodules of its own (`simd`: kernel, generic, entry,
 engine, the instruction sets; its `mod.rs`, the dispatch, counts as `simd`).
 
-The binary (`src/main.rs`, `src/cli/`) is a crate of its own and is not read. Comments and
-strings are ignored; `#[cfg(test)]` code counts like the rest, since a test module that
-reaches up a layer couples the layers as well.
+The crate root (`lib.rs`) is a node above every module it declares or re-exports from: a
+module that uses an item of the root itself (a free function such as `crate::encode_slice`)
+closes a cycle. The binary (`src/main.rs`, `src/cli/`) is a crate of its own and is not
+read. Comments and strings are ignored; `#[cfg(test)]` code counts like the rest, since a
+test module that reaches up a layer couples the layers as well. Not seen: `$crate::` paths
+in a macro count for the file that defines the macro, not the files that call it.
 """
 import pathlib
 import re
@@ -153,8 +156,17 @@ def edges(within=None):
             for path in paths:
                 head = path[0]
                 target = head if head in mods else None
+                if within is None and target is None and head not in ("self", "super"):
+                    # An item of the crate root itself (a free function of lib.rs): the root
+                    # re-exports every module, so a module that uses it is a cycle.
+                    target = "lib.rs"
                 if target and target != mod:
                     found.setdefault((mod, target), set()).add(f.relative_to(SRC.parent).as_posix())
+    if within is None:
+        mods = dict(mods, **{"lib.rs": [SRC / "lib.rs"]})
+        for mod in list(mods):
+            if mod != "lib.rs" and re.search(rf"\b(pub(\([^)]*\))?\s+)?(mod|use)\s+{mod}\b", root):
+                found.setdefault(("lib.rs", mod), set()).add("src/lib.rs")
     return mods, found
 
 

@@ -133,6 +133,8 @@ pub(crate) fn fill_spare(
     lens: &[usize],
     fill: impl Fn(usize, &mut [u8]) -> bool + Sync,
 ) -> bool {
+    // What "every byte of `spare` is initialized" rests on (and `fill_slots`' `set_len`).
+    assert_eq!(lens.iter().sum::<usize>(), spare.len(), "slots that do not cover the spare capacity");
     slots(spare, lens)
         .into_par_iter()
         .enumerate()
@@ -140,7 +142,8 @@ pub(crate) fn fill_spare(
         .reduce(|| true, |a, b| a && b)
 }
 
-/// Input bytes per chunk of the writing paths ([`encode_to`], [`decode_to`]): each chunk's
+/// Input bytes per chunk of the writing paths (`encode::par::encode_to`,
+/// `decode::par::decode_to`): each chunk's
 /// output goes to a buffer of its own, reused from window to window, which stays in the
 /// core's L2 cache while it is written.
 pub(crate) const WRITE_CHUNK: usize = 64 * 1024;

@@ -251,3 +251,15 @@ pub const NAMED: &[NamedSet] = &[
         description: "everything but letters and digits (percent-encoding crate)",
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    /// The builders keep every named set's tables in step (`Set`'s own test runs sets of
+    /// every shape).
+    #[test]
+    #[cfg_attr(miri, ignore = "exhaustive check of safe table code, too slow for Miri: runs natively")]
+    fn named_sets_through_every_builder() {
+        let named: Vec<crate::Set> = super::NAMED.iter().map(|n| n.set).collect();
+        crate::set::check_builders(&named);
+    }
+}

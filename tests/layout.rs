@@ -4,7 +4,11 @@
 //! features it is compiled with must be among those the check tests. Both come from one list
 //! per backend, the `backend!` call in its file under `src/simd/`: these tests fail if an
 //! entry point enables a feature some other way (a `#[target_feature]` written by hand), if a
-//! file makes no such call or two, or if the list the check tests is not the file's.
+//! file makes no such call or two, if the list `cpu_features` reports is not the file's, or
+//! if an arm of `is_available`, `cpu_features` or the dispatch goes to another backend's
+//! file. What they cannot see is a kernel calling an intrinsic of a feature its list lacks
+//! (an `unsafe` call that Rust accepts): the kernels' tests on CPUs without that feature
+//! catch it, which is what the emulated x86 tiers in CI are for.
 
 use std::path::{Path, PathBuf};
 
@@ -79,6 +83,50 @@ fn target_features_are_enabled_only_by_the_backend_macro() {
         checked += 1;
     }
     assert!(checked > 30, "only {checked} files read");
+}
+
+/// The `Backend::Variant => ... arch::file::...` arms of `text`: variant and file names.
+fn arms(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        let Some(rest) = line.strip_prefix("Backend::") else { continue };
+        let Some((variant, target)) = rest.split_once("=>") else { continue };
+        for arch in ["x86::", "aarch64::"] {
+            if let Some(at) = target.find(arch) {
+                let file: String =
+                    target[at + arch.len()..].chars().take_while(|c| c.is_alphanumeric()).collect();
+                out.push((variant.trim().to_owned(), file));
+            }
+        }
+    }
+    out
+}
+
+/// The code that picks a backend's functions, which a wrong arm would make run one backend's
+/// instructions under another's check: each arm of `is_available` and `cpu_features`
+/// (`src/simd/engine.rs`) and of `dispatch!` (`src/simd/mod.rs`) goes to the file of its own
+/// backend, and every SIMD backend has its arm in each.
+#[test]
+fn every_backend_arm_goes_to_its_own_file() {
+    let simd = src().join("simd");
+    let engine = std::fs::read_to_string(simd.join("engine.rs")).unwrap();
+    let dispatch = std::fs::read_to_string(simd.join("mod.rs")).unwrap();
+    let simd_backends: Vec<Backend> = Backend::ALL.into_iter().filter(|b| *b != Backend::Scalar).collect();
+    for (what, text, per_backend) in [("engine.rs", &engine, 2), ("mod.rs", &dispatch, 1)] {
+        let arms = arms(text);
+        for (variant, file) in &arms {
+            let backend = Backend::ALL
+                .into_iter()
+                .find(|b| format!("{b:?}") == *variant)
+                .unwrap_or_else(|| panic!("{what}: Backend::{variant} is no backend"));
+            assert_eq!(backend.name(), file, "{what}: Backend::{variant} calls into {file}.rs");
+        }
+        for backend in &simd_backends {
+            let n = arms.iter().filter(|(v, _)| *v == format!("{backend:?}")).count();
+            assert_eq!(n, per_backend, "{what}: {n} arms for Backend::{backend:?}");
+        }
+    }
 }
 
 #[test]

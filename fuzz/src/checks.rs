@@ -626,7 +626,7 @@ pub fn pool() -> &'static rayon::ThreadPool {
 /// `StreamEncoder::feed` are `par_encode_vec` with a wrapper: left out, as every pass over an
 /// input this large costs.)
 ///
-/// How we know the parallel path runs: `__par::encode_vec` calls `par::encode_vec` with
+/// How we know the parallel path runs: `__par::encode_vec` calls `encode::par::encode_vec` with
 /// 64 KiB chunks unconditionally (src/lib.rs), and the targets give it more than twice that,
 /// so the input is cut into several chunks (wherever `par::borders` finds a safe place). The
 /// public functions go parallel when the input is at least the threshold and the pool has
@@ -673,7 +673,7 @@ pub fn parallel_encode(enc: Encoder, big: &[u8], cut: usize, public: bool) {
 }
 
 /// Whether `dec` decodes in parallel chunks at all: `%u` escapes and kept escapes decode
-/// serially (`par::splits`), and `__par::decode_vec` requires that they be off.
+/// serially (`decode::par::splits`), and `__par::decode_vec` requires that they be off.
 pub fn splits(dec: &Decoder) -> bool {
     let keep = dec.kept_encoded();
     !dec.is_legacy_u() && keep.ascii_bits() == 0 && keep.is_iri()
@@ -687,7 +687,7 @@ pub fn splits(dec: &Decoder) -> bool {
 /// in every mode). (`par_decode` is `par_decode_vec` with a wrapper: left out.)
 ///
 /// How we know the parallel path runs: as for [`parallel_encode`], `__par::decode_vec` calls
-/// `par::decode_vec` with 64 KiB chunks unconditionally, on more than two chunks' worth;
+/// `decode::par::decode_vec` with 64 KiB chunks unconditionally, on more than two chunks' worth;
 /// `par_decode_vec` goes parallel at the threshold, on more than one thread, when
 /// [`splits`] holds (src/decode/mod.rs), which is asserted here.
 pub fn parallel_decode(dec: Decoder, big: &[u8], cut: usize, public: bool) {

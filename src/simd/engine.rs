@@ -20,7 +20,9 @@ pub enum Backend {
     /// Portable Rust, one byte at a time: the reference, and the path for short inputs.
     Scalar,
     /// x86 SSE2 (every x86-64 CPU; 32-bit x86 CPUs since the Pentium 4): 16-byte
-    /// classification by range compares, scalar escapes.
+    /// classification by range compares, scalar escapes. Without `std`, available when the
+    /// build enables SSE2: every x86-64 target but those that turn it off (kernel and
+    /// firmware targets such as `x86_64-unknown-none`).
     Sse2,
     /// x86 SSSE3: 16-byte nibble-table classification (`pshufb`) and escapes built in registers.
     Ssse3,
