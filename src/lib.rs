@@ -186,34 +186,14 @@ pub use error::{
 };
 #[cfg(feature = "std")]
 pub use io::{DecodeReader, DecodeWriter, EncodeReader, EncodeWriter};
+pub use named::ParseSetError;
 #[cfg(feature = "alloc")]
 pub use normalize::normalize;
 pub use normalize::{normalize_in_place, normalize_slice};
 #[cfg(feature = "rayon")]
 pub use par::{PAR_DECODE_THRESHOLD, PAR_ENCODE_THRESHOLD};
-pub use simd::engine::{Backend, Engine};
-
-/// The parallel paths without their size threshold, for `benches/parallel.rs`, which
-/// measures where that threshold should be. Not part of the API.
-#[cfg(feature = "rayon")]
-#[doc(hidden)]
-pub mod __par {
-    /// [`Encoder::par_encode_vec`](crate::Encoder::par_encode_vec) at any size.
-    pub fn encode_vec(encoder: &crate::Encoder, input: &[u8], out: &mut alloc::vec::Vec<u8>) {
-        crate::encode::par::encode_vec(encoder, input, out, crate::par::CHUNK)
-    }
-
-    /// [`Decoder::par_decode_vec`](crate::Decoder::par_decode_vec) at any size.
-    pub fn decode_vec(
-        decoder: &crate::Decoder,
-        input: &[u8],
-        out: &mut alloc::vec::Vec<u8>,
-    ) -> Result<(), crate::DecodeError> {
-        crate::decode::par::decode_vec(decoder, input, out, crate::par::CHUNK)
-    }
-}
-pub use named::ParseSetError;
 pub use set::Set;
+pub use simd::engine::{Backend, Engine};
 
 /// Percent-encodes `input` with `set`, borrowing it when nothing needs escaping.
 ///
@@ -520,4 +500,25 @@ pub fn decode_in_place(buf: &mut [u8]) -> Result<usize, DecodeError> {
 /// ```
 pub fn decoded_len(input: impl AsRef<[u8]>) -> Result<usize, DecodeError> {
     Decoder::new().decoded_len(input)
+}
+
+/// The parallel paths without their size threshold, for `benches/parallel.rs`, which
+/// measures where that threshold should be, and the `parallel` fuzz target. Not part of the
+/// API: hidden, and kept out of the re-exports above.
+#[cfg(feature = "rayon")]
+#[doc(hidden)]
+pub mod __par {
+    /// [`Encoder::par_encode_vec`](crate::Encoder::par_encode_vec) at any size.
+    pub fn encode_vec(encoder: &crate::Encoder, input: &[u8], out: &mut alloc::vec::Vec<u8>) {
+        crate::encode::par::encode_vec(encoder, input, out, crate::par::CHUNK)
+    }
+
+    /// [`Decoder::par_decode_vec`](crate::Decoder::par_decode_vec) at any size.
+    pub fn decode_vec(
+        decoder: &crate::Decoder,
+        input: &[u8],
+        out: &mut alloc::vec::Vec<u8>,
+    ) -> Result<(), crate::DecodeError> {
+        crate::decode::par::decode_vec(decoder, input, out, crate::par::CHUNK)
+    }
 }

@@ -3,6 +3,7 @@
 mod lazy;
 #[cfg(feature = "rayon")]
 pub(crate) mod par;
+mod parts;
 #[cfg(feature = "alloc")]
 mod stream;
 
@@ -16,6 +17,7 @@ pub use stream::StreamEncoder;
 #[cfg(feature = "alloc")]
 use crate::Utf16Error;
 use crate::{BufferTooSmall, Engine, Set, hex, simd};
+use parts::{Part, try_segments};
 
 /// Percent-encodes with one set and one choice of hex case.
 ///
@@ -177,34 +179,6 @@ impl Encoder {
     /// is an encoded space and is kept.
     const fn text_set(&self) -> Set {
         if self.keep_escapes && self.set.space_as_plus() { self.set.copying_plus() } else { self.set }
-    }
-
-    /// Calls `f` on the parts of `input`: all of it as text, or when re-quoting, the runs
-    /// between `%`s as text and each `%` as a valid escape or a stray `%`. Stops at the first
-    /// `None` from `f`.
-    fn try_parts<'a>(&self, input: &'a [u8], mut f: impl FnMut(Part<'a>) -> Option<()>) -> Option<()> {
-        if !self.keep_escapes {
-            return f(Part::Text(input));
-        }
-        let mut rest = input;
-        loop {
-            let Some(at) = memchr::memchr(b'%', rest) else {
-                return if rest.is_empty() { Some(()) } else { f(Part::Text(rest)) };
-            };
-            if at > 0 {
-                f(Part::Text(&rest[..at]))?;
-            }
-            match rest.get(at + 1..at + 3) {
-                Some(&[hi, lo]) if hex::pair(hi, lo).is_some() => {
-                    f(Part::Escape(&rest[at..at + 3]))?;
-                    rest = &rest[at + 3..];
-                }
-                _ => {
-                    f(Part::Stray)?;
-                    rest = &rest[at + 1..];
-                }
-            }
-        }
     }
 
     /// The exact length of the encoded output, or `None` if it does not fit in a `usize`
@@ -615,66 +589,9 @@ impl Encoder {
     }
 }
 
-/// A part of the input to encode (see [`Encoder::try_parts`]).
-enum Part<'a> {
-    /// Bytes to encode with the set.
-    Text(&'a [u8]),
-    /// A valid `%HH` escape, copied as it is (re-quoting only).
-    Escape(&'a [u8]),
-    /// A `%` that starts no escape, written `%25` (re-quoting only).
-    Stray,
-}
-
 /// `len + 2 * escapes` without overflow.
 pub(crate) fn escaped_len(len: usize, escapes: usize) -> Option<usize> {
     escapes.checked_mul(2)?.checked_add(len)
-}
-
-/// Calls `f` on consecutive parts of `input` with the set to use for each: `set` itself,
-/// except that with an IRI set the bytes it must not keep raw get the non-IRI set, which
-/// escapes them: bytes that are not valid UTF-8, and characters outside RFC 3987's
-/// `ucschar` or forbidden by it ([`crate::iri`]). Stops at the first `None` from `f`.
-///
-/// The two sets treat ASCII alike, so ASCII joins the part it follows, and a part ends only
-/// where a non-ASCII character of the other kind starts: input such as `a\xFF` or `a\u{85}`
-/// repeated is one part, not two per character (which made it 70 times slower to encode
-/// than valid text).
-fn try_segments(input: &[u8], set: &Set, mut f: impl FnMut(&[u8], &Set) -> Option<()>) -> Option<()> {
-    if !set.is_iri() {
-        return f(input, set);
-    }
-    let escape_all = set.with_iri(false);
-    // `input[start..pos]` is the part not handed to `f` yet; `raw`: whether it goes with
-    // `set` (it holds characters kept raw) or with `escape_all`.
-    let (mut start, mut pos, mut raw) = (0, 0, false);
-    let mut flush = |start: &mut usize, end: usize, raw: bool| {
-        let part = &input[*start..end];
-        *start = end;
-        if part.is_empty() { Some(()) } else { f(part, if raw { set } else { &escape_all }) }
-    };
-    while pos < input.len() {
-        let (valid, bad) = match core::str::from_utf8(&input[pos..]) {
-            Ok(_) => (input.len() - pos, 0),
-            Err(e) => (e.valid_up_to(), e.error_len().unwrap_or(input.len() - pos - e.valid_up_to())),
-        };
-        let text = &input[pos..pos + valid];
-        let mut at = 0;
-        loop {
-            at += crate::iri::run(&text[at..], raw);
-            if at == text.len() {
-                break;
-            }
-            // A character of the other kind: the part ends before it.
-            flush(&mut start, pos + at, raw)?;
-            raw = !raw;
-        }
-        if bad > 0 && raw {
-            flush(&mut start, pos + valid, raw)?;
-            raw = false;
-        }
-        pos += valid + bad;
-    }
-    flush(&mut start, input.len(), raw)
 }
 
 #[cfg(test)]
