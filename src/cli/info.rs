@@ -4,7 +4,9 @@ use std::fmt::Write;
 
 use pctenc::{Backend, Engine};
 
-/// The CPU features the backends depend on, and whether this CPU has them.
+/// The CPU features the backends depend on, and whether this CPU has them: every feature of
+/// every backend's `cpu_features` (the test below checks it; detection needs each name
+/// written out).
 fn features() -> Vec<(&'static str, bool)> {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     {
@@ -13,6 +15,7 @@ fn features() -> Vec<(&'static str, bool)> {
             ("sse2", has!("sse2")),
             ("ssse3", has!("ssse3")),
             ("avx2", has!("avx2")),
+            ("popcnt", has!("popcnt")),
             ("bmi2", has!("bmi2")),
             ("avx512f", has!("avx512f")),
             ("avx512bw", has!("avx512bw")),
@@ -48,4 +51,19 @@ pub fn report(chosen: Engine) -> String {
     let _ = writeln!(out, "backend chosen:      {}", chosen.backend());
     let _ = writeln!(out, "threads:             {}", rayon::current_num_threads());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_backend_feature_is_reported() {
+        let listed: Vec<&str> = features().into_iter().map(|f| f.0).collect();
+        for backend in Backend::ALL {
+            for feature in backend.cpu_features() {
+                assert!(listed.contains(feature), "{feature} of {backend} is missing from `pctenc info`");
+            }
+        }
+    }
 }
