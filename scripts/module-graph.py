@@ -14,7 +14,10 @@ It fails (status 1) when they form a cycle, naming it.
 
 Without `--within`, both levels are checked: the top-level modules, then the submodules of
 each module that is a folder with submodules of its own (`simd`: kernel, generic, entry,
-engine, the instruction sets; its `mod.rs`, the dispatch, counts as `simd`).
+engine, the instruction sets; its `mod.rs`, the dispatch, counts as `simd`). Inside a
+folder only the edges between its children count, and those from its `mod.rs` to them: a
+child that extends the folder's own type (`impl Decoder` in `decode/output.rs`, through
+`super::Decoder`) is the folder's, so the folder's own items are not a node of their own.
 
 The crate root (`lib.rs`) is a node above every module it declares or re-exports from: a
 module that uses an item of the root itself (a free function such as `crate::encode_slice`)

@@ -689,7 +689,7 @@ pub fn splits(dec: &Decoder) -> bool {
 /// How we know the parallel path runs: as for [`parallel_encode`], `__par::decode_vec` calls
 /// `decode::par::decode_vec` with 64 KiB chunks unconditionally, on more than two chunks' worth;
 /// `par_decode_vec` goes parallel at the threshold, on more than one thread, when
-/// [`splits`] holds (src/decode/mod.rs), which is asserted here.
+/// [`splits`] holds (src/decode/output.rs), which is asserted here.
 pub fn parallel_decode(dec: Decoder, big: &[u8], cut: usize, public: bool) {
     let case = || format!("{dec:?} on b\"{}\", cut at {cut}, public API {public}", show(big));
     pool().install(|| {

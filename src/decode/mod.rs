@@ -17,6 +17,8 @@ pub use options::{Reject, Utf8Mode};
 #[cfg(feature = "alloc")]
 pub use stream::StreamDecoder;
 
+#[cfg(doc)]
+use crate::DecodeErrorKind;
 use crate::scalar::decode::{self as scalar, Rules, Step};
 use crate::{DecodeError, Engine, Set};
 

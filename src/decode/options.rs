@@ -4,6 +4,9 @@
 use core::fmt;
 use core::ops::{BitOr, BitOrAssign};
 
+#[cfg(doc)]
+use super::Decoder;
+
 /// What a decoder does with decoded bytes that are not valid UTF-8.
 ///
 /// ```

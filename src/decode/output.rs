@@ -8,6 +8,8 @@ use super::errors::{lossy_fit, unfinished_tail};
 use super::utf8::{self, Utf8End};
 use super::{Decoder, Utf8Mode};
 use crate::DecodeError;
+#[cfg(doc)]
+use crate::DecodeErrorKind;
 use crate::scalar::decode as scalar;
 #[cfg(feature = "alloc")]
 use crate::scalar::decode::Step;

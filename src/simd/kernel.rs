@@ -14,13 +14,14 @@ use crate::Set;
 ///
 /// The algorithms over a kernel size their buffers and bound their pointers by its
 /// constants, so an implementation must keep to them:
-/// - `BYTES` is between 1 and 64 and `SLACK` at most 64 (checked when an algorithm is
+/// - `BYTES` is between 2 and 64, `SLACK` at most 64 and `RUN` at least 1 (checked when an algorithm is
 ///   compiled for the kernel, by `cargo build` though not `cargo check`: [`Fits`]);
 /// - `classify` reads only the `BYTES` bytes at `src`;
 /// - `emit` reads only the `BYTES` bytes at `src`, writes only within the returned length
 ///   plus `SLACK` bytes at `dst`, and returns at most `3 * BYTES`.
 pub(crate) unsafe trait Kernel {
-    /// Input bytes per block (1 to 64: the masks are `u64`).
+    /// Input bytes per block (2 to 64: the masks are `u64`, and the decoder and validator
+    /// look two bytes past a `%`).
     const BYTES: usize;
     /// How many bytes past its output a block's stores may write (at most 64).
     const SLACK: usize;
@@ -59,11 +60,12 @@ pub(crate) const SCRATCH: usize = 3 * 64 + 64;
 /// scratch buffer cannot hold does not build.
 pub(crate) trait Fits: Kernel {
     const FITS: () = assert!(
-        Self::BYTES >= 1
+        Self::BYTES >= 2
             && Self::BYTES <= 64
             && Self::SLACK <= 64
-            && 3 * Self::BYTES + Self::SLACK <= SCRATCH,
-        "a kernel's BYTES must be 1 to 64 and its SLACK at most 64"
+            && 3 * Self::BYTES + Self::SLACK <= SCRATCH
+            && Self::RUN >= 1,
+        "a kernel's BYTES must be 2 to 64, its SLACK at most 64 and its RUN at least 1"
     );
 }
 

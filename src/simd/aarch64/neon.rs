@@ -34,9 +34,10 @@ unsafe fn movemask(v: uint8x16_t) -> u64 {
     }
 }
 
-// SAFETY: `BYTES` and `SLACK` are the block and store sizes of this file's loads and stores;
-// `classify` and `emit` load only the block and store only within the output plus `SLACK`
-// (`tests/guard_pages.rs` checks it on every backend).
+// SAFETY: `classify` and `emit` load the 16-byte block only. `emit` writes 48 bytes with `st3`
+// only for a block whose every byte is escaped (its output is those 48 bytes); its other
+// stores end at most 12 bytes past its output, within `SLACK` (16).
+// `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl Kernel for Neon {
     const BYTES: usize = 16;
     const SLACK: usize = 16;
@@ -116,8 +117,9 @@ unsafe impl Kernel for Neon {
     }
 }
 
-// SAFETY: the loads are of the block and, for `emit_checked`, the two bytes after it; the
-// stores stay within `BYTES + SLACK` (`tests/guard_pages.rs` checks it on every backend).
+// SAFETY: the loads are of the block and, for `emit_checked`, the 16 bytes one and two bytes
+// on (18 in all); `emit_checked` stores at most 16 bytes, within `BYTES + SLACK` (32).
+// `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Neon {
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {

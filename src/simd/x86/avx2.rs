@@ -42,9 +42,10 @@ unsafe fn broadcast(row: &[u8; 16]) -> __m256i {
     unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(row.as_ptr().cast())) }
 }
 
-// SAFETY: `BYTES` and `SLACK` are the block and store sizes of this file's loads and stores;
-// `classify` and `emit` load only the block and store only within the output plus `SLACK`
-// (`tests/guard_pages.rs` checks it on every backend).
+// SAFETY: `classify` and `emit` load the 32-byte block only. `emit` stores a whole 32-byte
+// register only for a block copied as is (its output is those 32 bytes); its other stores
+// end at most 16 bytes past its output, within `SLACK` (16).
+// `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl Kernel for Avx2 {
     const BYTES: usize = 32;
     const SLACK: usize = 16;
@@ -102,8 +103,9 @@ unsafe impl Kernel for Avx2 {
     }
 }
 
-// SAFETY: the loads are of the block and, for `emit_checked`, the two bytes after it; the
-// stores stay within `BYTES + SLACK` (`tests/guard_pages.rs` checks it on every backend).
+// SAFETY: the loads are of the block and, for `emit_checked`, the 32 bytes one and two bytes
+// on (34 in all); `emit_checked` stores at most 32 bytes, within `BYTES + SLACK` (48).
+// `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Avx2 {
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {

@@ -119,9 +119,11 @@ fn first_lanes(n: u32) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
-// SAFETY: `BYTES` and `SLACK` are the block and store sizes of this file's loads and stores;
-// `classify` and `emit` load only the block and store only within the output plus `SLACK`
-// (`tests/guard_pages.rs` checks it on every backend).
+// SAFETY: `classify` and `emit` load the 64-byte block only. `emit` stores whole 64-byte
+// registers only where its output fills them (64 or 192 bytes) and otherwise masked stores
+// of its output's lanes, whose masked-off lanes are not written: nothing past its output
+// (`SLACK` 0).
+// `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl Kernel for Avx512 {
     const BYTES: usize = 64;
     const SLACK: usize = 0;
@@ -232,8 +234,10 @@ unsafe fn pdep64(x: u64, mask: u64) -> u64 {
     }
 }
 
-// SAFETY: the loads are of the block and, for `emit_checked`, the two bytes after it; the
-// stores stay within `BYTES + SLACK` (`tests/guard_pages.rs` checks it on every backend).
+// SAFETY: the loads are of the block (`scan` included) and, for `emit_checked`, the 64 bytes
+// one and two bytes on (66 in all); `emit_checked` stores one 64-byte register, exactly
+// `BYTES + SLACK` (64), past the decoded bytes it holds.
+// `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Avx512 {
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {

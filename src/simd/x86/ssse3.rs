@@ -43,9 +43,9 @@ unsafe fn store(p: *mut u8, v: __m128i) {
     unsafe { _mm_storeu_si128(p.cast(), v) }
 }
 
-// SAFETY: `BYTES` and `SLACK` are the block and store sizes of this file's loads and stores;
-// `classify` and `emit` load only the block and store only within the output plus `SLACK`
-// (`tests/guard_pages.rs` checks it on every backend).
+// SAFETY: `classify` and `emit` load the 16-byte block only; `emit`'s 16-byte stores end at
+// most 12 bytes past its output, within `SLACK` (16).
+// `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl Kernel for Ssse3 {
     const BYTES: usize = 16;
     const SLACK: usize = 16;
@@ -80,8 +80,9 @@ unsafe impl Kernel for Ssse3 {
     }
 }
 
-// SAFETY: the loads are of the block and, for `emit_checked`, the two bytes after it; the
-// stores stay within `BYTES + SLACK` (`tests/guard_pages.rs` checks it on every backend).
+// SAFETY: the loads are of the block and, for `emit_checked`, the 16 bytes one and two bytes
+// on (18 in all); `emit_checked` stores at most 16 bytes, within `BYTES + SLACK` (32).
+// `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Ssse3 {
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
