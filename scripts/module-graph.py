@@ -97,15 +97,21 @@ def use_paths(tree, prefix=()):
     return paths
 
 
-def crate_paths(code):
-    """Every `crate::...` path in stripped code, as tuples of names."""
+def rooted_paths(code, root):
+    """Every `root::...` path of stripped code (`use` trees and paths written inline), as
+    tuples of the names after `root`."""
     paths = []
-    for m in re.finditer(r"\buse\s+crate::", code):
+    for m in re.finditer(rf"\buse\s+{root}::", code):
         end = code.find(";", m.end())
         paths += use_paths(code[m.end() : end])
-    for m in re.finditer(r"(?<![\w:])crate::((?:\w+::)*\w+)", code):
+    for m in re.finditer(rf"(?<![\w:]){root}::((?:\w+::)*\w+)", code):
         paths.append(tuple(m.group(1).split("::")))
     return paths
+
+
+def crate_paths(code):
+    """Every `crate::...` path in stripped code, as tuples of names."""
+    return rooted_paths(code, "crate")
 
 
 def modules(within=None):
@@ -152,7 +158,7 @@ def edges(within=None):
                 # it; and in its `mod.rs`, the paths through its children.
                 inner = [p[1:] for p in paths if p[:1] == (within,) and len(p) > 1]
                 if f.parent == SRC / within and f.name != "mod.rs":
-                    inner += super_paths(code)
+                    inner += rooted_paths(code, "super")
                 if f == SRC / within / "mod.rs":
                     inner += child_paths(code, mods)
                 paths = inner
@@ -173,15 +179,6 @@ def edges(within=None):
     return mods, found
 
 
-def super_paths(code):
-    """Every `super::...` path of stripped code, as tuples of names after `super`."""
-    paths = []
-    for m in re.finditer(r"\buse\s+super::", code):
-        end = code.find(";", m.end())
-        paths += use_paths(code[m.end() : end])
-    for m in re.finditer(r"(?<![\w:])super::((?:\w+::)*\w+)", code):
-        paths.append(tuple(m.group(1).split("::")))
-    return paths
 
 
 def child_paths(code, mods):
