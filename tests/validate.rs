@@ -87,8 +87,46 @@ fn every_problem_at_every_position() {
     }
 }
 
+/// The rules of `validate` for a set without the IRI rule, written from the documentation
+/// a byte at a time with `Set::contains`: the model the validators are checked against.
+fn model(input: &[u8], set: &Set) -> Option<(usize, Kind)> {
+    let hex = |b: u8| b.is_ascii_hexdigit();
+    let mut i = 0;
+    while i < input.len() {
+        let b = input[i];
+        if b == b'%' {
+            match input.get(i + 1..i + 3) {
+                Some(&[h, l]) if hex(h) && hex(l) => i += 3,
+                _ if input[i + 1..].len() < 2 && input[i + 1..].iter().all(|&d| hex(d)) => {
+                    return Some((i, Kind::TruncatedEscape));
+                }
+                _ => return Some((i, Kind::InvalidEscape)),
+            }
+            continue;
+        }
+        // A `+` where it stands for a space is what the encoder writes, not a raw byte.
+        if set.contains(b) && !(set.space_as_plus() && b == b'+') {
+            return Some((i, Kind::Unescaped));
+        }
+        i += 1;
+    }
+    None
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(512), failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every validator (scalar and each backend) agrees with the model, on any bytes and sets
+    /// (the `+` rule included, with the set escaping `+` or not).
+    #[test]
+    fn validators_match_model(
+        input in proptest::collection::vec(prop_oneof![any::<u8>(), Just(b'%'), Just(b'+'), Just(b' ')], 0..if MIRI { 100 } else { 300 }),
+        bits in any::<u128>(),
+        plus in any::<bool>(),
+    ) {
+        let set = set_from_bits(bits).with_space_as_plus(plus);
+        prop_assert_eq!(check(&input, &set), model(&input, &set));
+    }
 
     /// What an encoder writes always validates, for every set that escapes `%`.
     #[test]

@@ -4,24 +4,7 @@
 //! here, and the caller (`crate::encode::try_segments`) escapes the ones that are not valid UTF-8.
 
 use crate::Set;
-
-/// The set as a 256-bit bitmap, for a branch-free per-byte test.
-#[derive(Clone, Copy)]
-struct Bits([u64; 4]);
-
-impl Bits {
-    #[inline]
-    fn new(set: &Set) -> Bits {
-        let ascii = set.ascii_bits();
-        let high = if set.contains(0x80) { u64::MAX } else { 0 };
-        Bits([ascii as u64, (ascii >> 64) as u64, high, high])
-    }
-
-    #[inline]
-    fn escaped(self, b: u8) -> bool {
-        (self.0[usize::from(b >> 6)] >> (b & 63)) & 1 != 0
-    }
-}
+use crate::scalar::bits::Bits;
 
 /// How many bytes of `input` are written as a three-byte `%HH` (a space written as `+` is not
 /// counted: it stays one byte).

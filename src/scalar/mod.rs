@@ -3,6 +3,7 @@
 //! short inputs and of the scalar backend. Both the kernels (`crate::simd`) and the API
 //! modules call them; they use only the sets, the hex tables, the IRI rules and the errors.
 
+mod bits;
 pub(crate) mod decode;
 pub(crate) mod encode;
 pub(crate) mod validate;

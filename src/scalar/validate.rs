@@ -2,11 +2,14 @@
 //! reference; a vector scan may first prove a prefix valid (`crate::simd::valid_prefix`).
 
 use crate::error::{ValidationError, ValidationErrorKind};
+use crate::scalar::bits::Bits;
 use crate::{Set, hex};
 
 /// The scalar validator, from `from` (a token boundary) to the end: the reference.
 pub(crate) fn validate_from(input: &[u8], set: &Set, from: usize) -> Result<(), ValidationError> {
-    let plus = set.space_as_plus();
+    // The bytes wrong where they appear raw: the set's, but a `+` where it stands for a
+    // space (`%` is looked at first).
+    let reject = Bits::new(&if set.space_as_plus() { set.remove(b'+') } else { *set });
     let err = |offset: usize, kind| Err(ValidationError::new(offset, kind, input[offset]));
     let mut i = from;
     while i < input.len() {
@@ -29,7 +32,7 @@ pub(crate) fn validate_from(input: &[u8], set: &Set, from: usize) -> Result<(), 
                 }
             }
         }
-        if set.contains(b) && !(plus && b == b'+') {
+        if reject.escaped(b) {
             return err(i, ValidationErrorKind::Unescaped);
         }
         i += 1;
