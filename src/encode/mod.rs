@@ -16,7 +16,9 @@ pub use stream::StreamEncoder;
 
 #[cfg(feature = "alloc")]
 use crate::Utf16Error;
+use crate::scalar::encode as scalar;
 use crate::{BufferTooSmall, Engine, Set, hex, simd};
+use core::mem::MaybeUninit;
 use parts::{Part, try_segments};
 
 /// Percent-encodes with one set and one choice of hex case.
@@ -282,15 +284,19 @@ impl Encoder {
     /// ```
     pub fn encode_slice(&self, input: impl AsRef<[u8]>, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
         let input = input.as_ref();
+        let available = out.len();
+        // SAFETY: the encoders write only initialised bytes through `uninit` (and never read
+        // it), so `out` stays initialised.
+        let uninit = unsafe { &mut *(core::ptr::from_mut::<[u8]>(out) as *mut [MaybeUninit<u8>]) };
         // One pass: the size is only computed when it turns out not to fit.
-        self.write(input, out)
-            .ok_or_else(|| BufferTooSmall { needed: self.encoded_len(input), available: out.len() })
+        self.write(input, uninit).ok_or_else(|| BufferTooSmall { needed: self.encoded_len(input), available })
     }
 
     /// Encodes `input` into the start of `out`: the length, or `None` if `out` is too small.
-    fn write(&self, input: &[u8], out: &mut [u8]) -> Option<usize> {
+    /// Writes only initialised bytes, and reads nothing of `out`.
+    fn write(&self, input: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
         if self.is_plain() {
-            return simd::encode(self.engine_in_use(), input, &self.set, self.digits(), out);
+            return simd::encode(self.engine_in_use(), input, &self.set, self.digits(), out).ok();
         }
         let (engine, digits, text_set) = (self.engine_in_use(), self.digits(), self.text_set());
         let mut written = 0;
@@ -298,14 +304,14 @@ impl Encoder {
             let copy = match part {
                 Part::Text(text) => {
                     return try_segments(text, &text_set, |seg, set| {
-                        written += simd::encode(engine, seg, set, digits, out.get_mut(written..)?)?;
+                        written += simd::encode(engine, seg, set, digits, out.get_mut(written..)?).ok()?;
                         Some(())
                     });
                 }
                 Part::Escape(escape) => escape,
                 Part::Stray => b"%25",
             };
-            out.get_mut(written..written + copy.len())?.copy_from_slice(copy);
+            scalar::put(out.get_mut(written..written + copy.len())?, copy);
             written += copy.len();
             Some(())
         })?;
@@ -332,8 +338,10 @@ impl Encoder {
         crate::scalar::validate::validate(input.as_ref(), &self.set, |i, s| simd::valid_prefix(engine, i, s))
     }
 
-    /// Encodes `input`, borrowing it when nothing needs escaping. The escapes are counted
-    /// once, and the output is allocated once, at its exact size.
+    /// Encodes `input`, borrowing it when nothing needs escaping. The input is read once: a
+    /// scan to the first byte that changes, then the encoding from there, written into an
+    /// output allocated for the density of escapes its start suggests (grown if that was too
+    /// little; re-quoting and IRI encoders count the escapes first and allocate once).
     ///
     /// # Panics
     ///
@@ -351,16 +359,32 @@ impl Encoder {
     #[cfg(feature = "alloc")]
     pub fn encode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Cow<'a, str> {
         let input = input.as_ref();
-        let len = self.checked_encoded_len(input).expect("encoded output overflows usize");
-        if len == input.len() && !self.has_plus_space(input) {
-            // SAFETY: nothing is escaped, so every byte is one the set keeps: ASCII, or with
-            // an IRI set part of valid UTF-8 (`try_segments` escapes the bytes that are not);
-            // or, re-quoting, part of a copied `%HH` escape or a kept `+`, both ASCII.
-            return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
-        }
-        // The length is known: write the output without counting the escapes again.
-        let mut out = Vec::new();
-        self.append_sized(input, &mut out, len);
+        let out = if self.is_plain() {
+            // Found, not counted: the output is written from the first byte that changes.
+            let first = simd::first_change(self.engine_in_use(), input, &self.set);
+            if first == input.len() {
+                // SAFETY: nothing changes, so every byte is one the set keeps: ASCII (a plain
+                // set escapes every non-ASCII byte).
+                return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
+            }
+            let rest = &input[first..];
+            let mut out = Vec::with_capacity(first + self.room(&Vec::new(), rest));
+            out.extend_from_slice(&input[..first]);
+            self.append_plain(rest, &mut out);
+            out
+        } else {
+            let len = self.checked_encoded_len(input).expect("encoded output overflows usize");
+            if len == input.len() && !self.has_plus_space(input) {
+                // SAFETY: nothing is escaped, so every byte is one the set keeps: with an IRI
+                // set, ASCII or part of valid UTF-8 (`try_segments` escapes the bytes that
+                // are not); re-quoting, also part of a copied `%HH` escape or a kept `+`.
+                return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
+            }
+            // The length is known: write the output without counting the escapes again.
+            let mut out = Vec::with_capacity(len);
+            self.append_sized(input, &mut out, len);
+            out
+        };
         // SAFETY: as in `encode_string`: escapes are ASCII, kept bytes are ASCII or (IRI)
         // whole valid UTF-8 sequences.
         Cow::Owned(unsafe { String::from_utf8_unchecked(out) })
@@ -409,17 +433,75 @@ impl Encoder {
     #[cfg(feature = "alloc")]
     pub fn encode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) {
         let input = input.as_ref();
-        let len = self.checked_encoded_len(input).expect("encoded output overflows usize");
-        self.append_sized(input, out, len);
+        if !self.is_plain() {
+            // Re-quoting and IRI sets look at neighbouring bytes: measured, then written.
+            let len = self.checked_encoded_len(input).expect("encoded output overflows usize");
+            return self.append_sized(input, out, len);
+        }
+        out.reserve(self.room(out, input));
+        self.append_plain(input, out);
+    }
+
+    /// Appends the encoding of `input` by a plain encoder to `out`: written straight into
+    /// spare capacity, grown when it runs out, neither counted first nor zeroed. `out.len()`
+    /// covers only what is written, so a panic leaves `out` valid (and a `String` UTF-8).
+    #[cfg(feature = "alloc")]
+    fn append_plain(&self, input: &[u8], out: &mut Vec<u8>) {
+        debug_assert!(self.is_plain());
+        let (engine, digits) = (self.engine_in_use(), self.digits());
+        let mut rest = input;
+        loop {
+            match simd::encode(engine, rest, &self.set, digits, out.spare_capacity_mut()) {
+                Ok(written) => {
+                    // SAFETY: the encoder wrote `written` bytes at the start of the spare
+                    // capacity.
+                    unsafe { out.set_len(out.len() + written) };
+                    return;
+                }
+                Err(partial) => {
+                    // SAFETY: as above, `partial.written` bytes.
+                    unsafe { out.set_len(out.len() + partial.written) };
+                    rest = &rest[partial.read..];
+                    out.reserve(regrow(rest.len(), partial));
+                }
+            }
+        }
+    }
+
+    /// The room to reserve in `out` for the encoding of `input` by a plain encoder. A short
+    /// input gets three bytes per byte, the most it can need. A long one gets nothing more
+    /// when `out` has room for light escaping already (a reused buffer, the hot path; should
+    /// the room run out, the vector grows once at the density seen); otherwise its length plus
+    /// the escapes that its first bytes suggest, and a margin.
+    #[cfg(feature = "alloc")]
+    fn room(&self, out: &Vec<u8>, input: &[u8]) -> usize {
+        /// The bytes whose escapes predict the rest's.
+        const SAMPLE: usize = 512;
+        if input.len() <= SAMPLE {
+            return 3 * input.len();
+        }
+        let light = input.len().saturating_add(input.len() / 4 + 64);
+        if out.capacity() - out.len() >= light {
+            return light;
+        }
+        let escapes = simd::count_escapes(self.engine_in_use(), &input[..SAMPLE], &self.set);
+        let extra = (input.len() / SAMPLE + 1).saturating_mul(2 * escapes);
+        input
+            .len()
+            .saturating_add(extra)
+            .saturating_add(input.len() / 16 + 64)
+            .min(input.len().saturating_mul(3))
     }
 
     /// Appends the encoding of `input`, whose length is `len`, to `out`.
     #[cfg(feature = "alloc")]
     fn append_sized(&self, input: &[u8], out: &mut Vec<u8>, len: usize) {
-        let start = out.len();
-        out.resize(start.checked_add(len).expect("encoded output overflows usize"), 0);
-        let written = self.write(input, &mut out[start..]);
-        debug_assert_eq!(written, Some(len));
+        out.reserve(len);
+        let written =
+            self.write(input, &mut out.spare_capacity_mut()[..len]).expect("room for the measured length");
+        debug_assert_eq!(written, len);
+        // SAFETY: `write` wrote `written` bytes at the start of the spare capacity.
+        unsafe { out.set_len(out.len() + written) };
     }
 
     /// Appends the encoding of `input` to `out`, using every thread of the rayon pool
@@ -592,6 +674,19 @@ impl Encoder {
 /// `len + 2 * escapes` without overflow.
 pub(crate) fn escaped_len(len: usize, escapes: usize) -> Option<usize> {
     escapes.checked_mul(2)?.checked_add(len)
+}
+
+/// What to reserve for the encoding of the `rest` of an input after a partial one: the
+/// rest at the output-per-input ratio seen so far (at least 1, at most 3), plus a margin;
+/// always room for the next block, so each round makes progress.
+#[cfg(feature = "alloc")]
+fn regrow(rest: usize, done: scalar::Partial) -> usize {
+    // In eighths: 8 to 24.
+    let ratio = match done.read {
+        0 => 24,
+        read => done.written.saturating_mul(8).div_ceil(read).clamp(8, 24),
+    };
+    (rest.saturating_mul(ratio) / 8).saturating_add(rest / 8 + 256)
 }
 
 #[cfg(test)]

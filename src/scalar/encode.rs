@@ -3,6 +3,8 @@
 //! It treats the set as a per-byte predicate; bytes `0x80..=0xFF` of an IRI set are kept
 //! here, and the caller (`crate::encode::try_segments`) escapes the ones that are not valid UTF-8.
 
+use core::mem::MaybeUninit;
+
 use crate::Set;
 use crate::scalar::bits::Bits;
 
@@ -12,6 +14,13 @@ pub(crate) fn count_escapes(input: &[u8], set: &Set) -> usize {
     let bits = Bits::new(set);
     let escaped = input.iter().filter(|&&b| bits.escaped(b)).count();
     if set.space_as_plus() { escaped - input.iter().filter(|&&b| b == b' ').count() } else { escaped }
+}
+
+/// The offset of the first byte that encoding changes (written as `%HH`, or a space written
+/// as `+`: the set escapes spaces whenever it writes them as `+`), or `input.len()`.
+pub(crate) fn first_change(input: &[u8], set: &Set) -> usize {
+    let bits = Bits::new(set);
+    input.iter().position(|&b| bits.escaped(b)).unwrap_or(input.len())
 }
 
 /// For each of `cuts` (ascending offsets into `input`, the first at least `base`), how many
@@ -31,31 +40,56 @@ pub(crate) fn count_escapes_before(
     }
 }
 
-/// Encodes `input` into the start of `out` and returns how many bytes it wrote, or `None`
-/// when `out` is too small (then what was written is unspecified).
-pub(crate) fn encode(input: &[u8], set: &Set, digits: &[u8; 16], out: &mut [u8]) -> Option<usize> {
+/// How far an encoding got before its output ran out: the first `read` input bytes are
+/// encoded as the first `written` output bytes, and encoding `input[read..]` into the rest
+/// (in one call or more) gives the same bytes as one call with room. Encoding is byte by
+/// byte, so the cut may fall anywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Partial {
+    pub(crate) read: usize,
+    pub(crate) written: usize,
+}
+
+/// Writes `src` to the start of `dst`, which must be at least as long (it panics if not).
+/// The output of every encoder is written through this or a raw pointer: it may be spare
+/// capacity, never read before it is written.
+#[inline]
+pub(crate) fn put(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
+    let dst = &mut dst[..src.len()];
+    // SAFETY: `dst` has `src.len()` bytes, and a shared slice cannot overlap a mutable one;
+    // the bytes written are initialised.
+    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len()) }
+}
+
+/// Encodes `input` into the start of `out` and returns how many bytes it wrote, or, when
+/// `out` is too small, how far it got ([`Partial`]; nothing is written past `out`).
+pub(crate) fn encode(
+    input: &[u8],
+    set: &Set,
+    digits: &[u8; 16],
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, Partial> {
     let plus = set.space_as_plus();
     let bits = Bits::new(set);
-    let mut written = 0;
-    let mut rest = input;
-    while !rest.is_empty() {
-        // Copy the run of bytes that the set keeps in one go.
+    let (mut read, mut written) = (0, 0);
+    while read < input.len() {
+        let rest = &input[read..];
+        // Copy the run of bytes that the set keeps in one go, as much of it as fits.
         let run = rest.iter().position(|&b| bits.escaped(b)).unwrap_or(rest.len());
-        out.get_mut(written..written + run)?.copy_from_slice(&rest[..run]);
-        written += run;
-        let Some(&b) = rest.get(run) else { break };
-        if plus && b == b' ' {
-            *out.get_mut(written)? = b'+';
-            written += 1;
-        } else {
-            out.get_mut(written..written + 3)?.copy_from_slice(&[
-                b'%',
-                digits[usize::from(b >> 4)],
-                digits[usize::from(b & 15)],
-            ]);
-            written += 3;
+        let fits = run.min(out.len() - written);
+        put(&mut out[written..], &rest[..fits]);
+        (read, written) = (read + fits, written + fits);
+        if fits < run {
+            return Err(Partial { read, written });
         }
-        rest = &rest[run + 1..];
+        let Some(&b) = rest.get(run) else { break };
+        let escape = [b'%', digits[usize::from(b >> 4)], digits[usize::from(b & 15)]];
+        let bytes: &[u8] = if plus && b == b' ' { b"+" } else { &escape };
+        if out.len() - written < bytes.len() {
+            return Err(Partial { read, written });
+        }
+        put(&mut out[written..], bytes);
+        (read, written) = (read + 1, written + bytes.len());
     }
-    Some(written)
+    Ok(written)
 }

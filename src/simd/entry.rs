@@ -67,6 +67,19 @@ macro_rules! backend {
             unsafe { $crate::simd::generic::encode::count_escapes::<$kernel>(input, set) }
         }
 
+        /// The offset of the first byte that encoding changes, or `input.len()`.
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        $(#[target_feature(enable = $feature)])+
+        pub(crate) unsafe fn first_change(input: &[u8], set: &$crate::Set) -> usize {
+            if input.len() < SHORT {
+                return $crate::scalar::encode::first_change(input, set);
+            }
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::encode::first_change::<$kernel>(input, set) }
+        }
+
         /// For each of `cuts`, how many bytes of `input[base..cut]` are written as `%HH`.
         ///
         /// # Safety
@@ -87,7 +100,8 @@ macro_rules! backend {
             unsafe { $crate::simd::generic::encode::count_escapes_before::<$kernel>(input, set, base, cuts, counts) }
         }
 
-        /// Encodes `input` into `out`: the output's length, or `None` if `out` is too small.
+        /// Encodes `input` into `out`: the output's length, or how far it got if `out` is too
+        /// small.
         ///
         /// # Safety
         /// As for [`count_escapes`].
@@ -96,8 +110,8 @@ macro_rules! backend {
             input: &[u8],
             set: &$crate::Set,
             digits: &[u8; 16],
-            out: &mut [u8],
-        ) -> Option<usize> {
+            out: &mut [core::mem::MaybeUninit<u8>],
+        ) -> Result<usize, $crate::scalar::encode::Partial> {
             if input.len() < SHORT {
                 return $crate::scalar::encode::encode(input, set, digits, out);
             }

@@ -27,8 +27,9 @@ mod x86 {
 }
 
 use crate::scalar::decode::{self as scalar_decode, Rules, Step};
-use crate::scalar::encode as scalar;
+use crate::scalar::encode::{self as scalar, Partial};
 use crate::{DecodeError, Set};
+use core::mem::MaybeUninit;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 use engine::Backend;
 use engine::Engine;
@@ -63,6 +64,13 @@ pub(crate) fn count_escapes(engine: Engine, input: &[u8], set: &Set) -> usize {
     dispatch!(engine, count_escapes(input, set), scalar::count_escapes(input, set))
 }
 
+/// The offset of the first byte that encoding changes (escaped, or a space written as `+`),
+/// or `input.len()`, on `engine`'s backend.
+#[inline]
+pub(crate) fn first_change(engine: Engine, input: &[u8], set: &Set) -> usize {
+    dispatch!(engine, first_change(input, set), scalar::first_change(input, set))
+}
+
 /// For each of `cuts` (ascending, the first at least `base`), how many bytes of
 /// `input[base..cut]` are written as `%HH`, into `counts`, on `engine`'s backend.
 #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
@@ -85,15 +93,16 @@ pub(crate) fn count_escapes_before(
 }
 
 /// Encodes `input` into `out` on `engine`'s backend and returns the output's length, or
-/// `None` when `out` is too small. Never writes past `out`.
+/// when `out` is too small how far it got. Never writes past `out`, and never reads it:
+/// `out` may be spare capacity.
 #[inline]
 pub(crate) fn encode(
     engine: Engine,
     input: &[u8],
     set: &Set,
     digits: &[u8; 16],
-    out: &mut [u8],
-) -> Option<usize> {
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, Partial> {
     dispatch!(engine, encode(input, set, digits, out), scalar::encode(input, set, digits, out))
 }
 

@@ -2,8 +2,10 @@
 //! (blocks, runs that need no escaping, an overlapping tail, a stack scratch near the end of
 //! the output).
 
+use core::mem::MaybeUninit;
+
 use crate::Set;
-use crate::scalar::encode as scalar;
+use crate::scalar::encode::{self as scalar, Partial};
 use crate::simd::kernel::{Fits, Kernel, SCRATCH};
 
 /// How many bytes of `input` are written as `%HH`.
@@ -50,6 +52,65 @@ pub(crate) unsafe fn count_escapes<K: Kernel>(input: &[u8], set: &Set) -> usize 
         count += (escaped >> (at - start)).count_ones() as usize;
     }
     count
+}
+
+/// The offset of the first byte that encoding changes (written as `%HH`, or a space written
+/// as `+`), or `input.len()` when the encoding is the input.
+///
+/// # Safety
+/// The CPU supports `K`'s instruction set.
+#[inline(always)]
+pub(crate) unsafe fn first_change<K: Kernel>(input: &[u8], set: &Set) -> usize {
+    let () = K::FITS;
+    if input.len() < K::BYTES {
+        return scalar::first_change(input, set);
+    }
+    // SAFETY: the caller vouches for the CPU.
+    let p = unsafe { K::prepare(set, crate::hex::UPPER) };
+    let changed = |src: *const u8| {
+        // SAFETY: the callers pass `src` with `BYTES` readable bytes.
+        let (escaped, plus) = unsafe { K::classify(&p, src) };
+        escaped | plus
+    };
+    let first = |at: usize, mask: u64| at + mask.trailing_zeros() as usize;
+    let mut at = 0;
+    // Four blocks per round, as in `count_escapes`: most inputs that need no escaping are
+    // read to the end.
+    while at + 4 * K::BYTES <= input.len() {
+        // SAFETY: `at + 4 * BYTES <= input.len()`.
+        let masks = unsafe {
+            let src = input.as_ptr().add(at);
+            [
+                changed(src),
+                changed(src.add(K::BYTES)),
+                changed(src.add(2 * K::BYTES)),
+                changed(src.add(3 * K::BYTES)),
+            ]
+        };
+        if masks.iter().any(|&m| m != 0) {
+            let k = masks.iter().position(|&m| m != 0).unwrap_or(0);
+            return first(at + k * K::BYTES, masks[k]);
+        }
+        at += 4 * K::BYTES;
+    }
+    while at + K::BYTES <= input.len() {
+        // SAFETY: `at + BYTES <= input.len()`.
+        let mask = changed(unsafe { input.as_ptr().add(at) });
+        if mask != 0 {
+            return first(at, mask);
+        }
+        at += K::BYTES;
+    }
+    if at < input.len() {
+        // The last, partial block: the final BYTES bytes, less the lanes seen already.
+        let start = input.len() - K::BYTES;
+        // SAFETY: `start + BYTES == input.len()`.
+        let mask = changed(unsafe { input.as_ptr().add(start) }) >> (at - start);
+        if mask != 0 {
+            return first(at, mask);
+        }
+    }
+    input.len()
 }
 
 /// For each of `cuts` (ascending offsets into `input`, the first at least `base`), how many
@@ -105,8 +166,8 @@ pub(crate) unsafe fn count_escapes_before<K: Kernel>(
     }
 }
 
-/// Encodes `input` into `out` and returns the output's length, or `None` when `out` is too
-/// small (then what was written is unspecified; nothing is written past `out`).
+/// Encodes `input` into `out` and returns the output's length, or when `out` is too small
+/// how far it got ([`Partial`], at a block boundary; nothing is written past `out`).
 ///
 /// # Safety
 /// The CPU supports `K`'s instruction set.
@@ -115,8 +176,8 @@ pub(crate) unsafe fn encode<K: Kernel>(
     input: &[u8],
     set: &Set,
     digits: &[u8; 16],
-    out: &mut [u8],
-) -> Option<usize> {
+    out: &mut [MaybeUninit<u8>],
+) -> Result<usize, Partial> {
     let () = K::FITS;
     if input.len() < K::BYTES {
         return scalar::encode(input, set, digits, out);
@@ -133,7 +194,9 @@ pub(crate) unsafe fn encode<K: Kernel>(
         let (escaped, plus) = unsafe { K::classify(&p, src) };
         if escaped | plus == 0 && out.len() - written >= K::BYTES {
             // SAFETY: both ranges are in bounds and the slices are distinct.
-            unsafe { core::ptr::copy_nonoverlapping(src, out.as_mut_ptr().add(written), K::BYTES) };
+            unsafe {
+                core::ptr::copy_nonoverlapping(src, out.as_mut_ptr().cast::<u8>().add(written), K::BYTES)
+            };
             at += K::BYTES;
             written += K::BYTES;
             // A run of text that needs no escaping: go on `RUN` blocks at a time.
@@ -152,7 +215,7 @@ pub(crate) unsafe fn encode<K: Kernel>(
                 unsafe {
                     core::ptr::copy_nonoverlapping(
                         input.as_ptr().add(at),
-                        out.as_mut_ptr().add(written),
+                        out.as_mut_ptr().cast::<u8>().add(written),
                         stride,
                     )
                 };
@@ -163,12 +226,15 @@ pub(crate) unsafe fn encode<K: Kernel>(
         }
         if out.len() - written >= roomy {
             // SAFETY: `out` has room for the block's output and its slack.
-            written += unsafe { K::emit(&p, src, escaped, plus, out.as_mut_ptr().add(written)) };
+            written += unsafe { K::emit(&p, src, escaped, plus, out.as_mut_ptr().cast::<u8>().add(written)) };
         } else {
             // Near the end of `out`: encode into scratch, then copy what belongs here.
             // SAFETY: `scratch` holds any block's output and slack.
             let len = unsafe { K::emit(&p, src, escaped, plus, scratch.as_mut_ptr()) };
-            out.get_mut(written..written + len)?.copy_from_slice(&scratch[..len]);
+            if out.len() - written < len {
+                return Err(Partial { read: at, written });
+            }
+            scalar::put(&mut out[written..], &scratch[..len]);
             written += len;
         }
         at += K::BYTES;
@@ -186,8 +252,11 @@ pub(crate) unsafe fn encode<K: Kernel>(
         // SAFETY: `scratch` holds any block's output and slack.
         let len = unsafe { K::emit(&p, src, escaped, plus, scratch.as_mut_ptr()) };
         let new = (K::BYTES - skip) + 2 * (escaped >> skip).count_ones() as usize;
-        out.get_mut(written..written + new)?.copy_from_slice(&scratch[len - new..len]);
+        if out.len() - written < new {
+            return Err(Partial { read: at, written });
+        }
+        scalar::put(&mut out[written..], &scratch[len - new..len]);
         written += new;
     }
-    Some(written)
+    Ok(written)
 }
