@@ -43,7 +43,7 @@ impl Decoder {
         let mut total = 0;
         let mut rest = &input[..e.offset];
         while !rest.is_empty() {
-            match scalar::decode(rest, &mut scratch, self.rules(), true) {
+            match scalar::decode_into(rest, &mut scratch, self.rules(), true) {
                 Ok(step) if step.read > 0 => {
                     total += step.written;
                     rest = &rest[step.read..];
@@ -87,7 +87,7 @@ impl Decoder {
         let kept = written - tail;
         next[..kept].copy_from_slice(&out[tail..]);
         let rest = &input[read..];
-        let more = match scalar::decode(rest, &mut next[kept..kept + 60], self.rules(), true) {
+        let more = match scalar::decode_into(rest, &mut next[kept..kept + 60], self.rules(), true) {
             Ok(step) => step.written,
             Err(e) => self.decoded_before(rest, e).min(60),
         };
@@ -107,7 +107,7 @@ impl Decoder {
         let mut read = 0;
         loop {
             let rest = &input[read..];
-            let step = match self.bytes(rest, &mut buf[carried..carried + PIECE], true) {
+            let step = match self.bytes_into(rest, &mut buf[carried..carried + PIECE], true) {
                 Ok(step) => step,
                 Err(e) => {
                     let before = self.decoded_before(rest, e);

@@ -179,15 +179,27 @@ impl Decoder {
 
     /// The byte decoder (escapes and `+`, no UTF-8 step) on this decoder's engine. The
     /// vector decoders handle the basic rules and rejected bytes; `%u` and kept escapes are
-    /// the scalar decoder's.
+    /// the scalar decoder's. `out` may be spare capacity: it is written, never read.
     #[inline]
-    pub(crate) fn bytes(&self, input: &[u8], out: &mut [u8], last: bool) -> Result<Step, DecodeError> {
+    pub(crate) fn bytes(
+        &self,
+        input: &[u8],
+        out: &mut [core::mem::MaybeUninit<u8>],
+        last: bool,
+    ) -> Result<Step, DecodeError> {
         let rules = self.rules();
         if rules.vectorizable() {
             crate::simd::decode(self.engine_in_use(), input, out, rules, last)
         } else {
             scalar::decode(input, out, rules, last)
         }
+    }
+
+    /// [`bytes`](Decoder::bytes) into initialised bytes, which stay initialised.
+    #[inline]
+    pub(crate) fn bytes_into(&self, input: &[u8], out: &mut [u8], last: bool) -> Result<Step, DecodeError> {
+        // SAFETY: the decoders write only bytes.
+        self.bytes(input, unsafe { crate::scalar::as_uninit(out) }, last)
     }
 
     /// When `on`, a `%` not followed by two hex digits is copied as is (the WHATWG URL

@@ -74,17 +74,25 @@ impl Decoder {
         last: bool,
     ) -> Result<Step, DecodeError> {
         let start = out.len();
-        if out.capacity() == 0 {
-            // A new vector: zeroed memory from the allocator. A large one comes as fresh
-            // pages that the kernel zeroes when first written, so the room decoding does not
-            // use (two thirds of it for escape-dense input) costs neither a fill nor a fault.
-            *out = alloc::vec![0; input.len()];
-        } else {
-            out.resize(start + input.len(), 0);
+        // As bytes, the output is never longer than the input. Decoded into spare capacity:
+        // neither zeroed nor read. A large new vector comes as fresh pages, so the room the
+        // output does not use (two thirds of it for escape-dense input) is never touched.
+        out.reserve(input.len());
+        match self.bytes(input, &mut out.spare_capacity_mut()[..input.len()], last) {
+            Ok(step) => {
+                // SAFETY: the decoder wrote `step.written` bytes at the start of the spare
+                // capacity.
+                unsafe { out.set_len(start + step.written) };
+                Ok(step)
+            }
+            Err(_) => {
+                // The error path: the bytes before the error are the caller's to read (its
+                // message orders a UTF-8 error before it), so decode again into initialised
+                // memory, which returns the same error.
+                out.resize(start + input.len(), 0);
+                self.bytes_into(input, &mut out[start..], last)
+            }
         }
-        let step = self.bytes(input, &mut out[start..], last)?;
-        out.truncate(start + step.written);
-        Ok(step)
     }
 
     /// Decodes `input` as bytes (no UTF-8 step), appending to `out`.
@@ -261,7 +269,7 @@ impl Decoder {
     pub fn decode_slice(&self, input: impl AsRef<[u8]>, out: &mut [u8]) -> Result<usize, DecodeError> {
         let input = input.as_ref();
         let step = self
-            .bytes(input, out, true)
+            .bytes_into(input, out, true)
             .map_err(|e| self.first_error(input, &out[..self.decoded_before(input, e)], e))?;
         if step.read < input.len() {
             // A problem anywhere in the input comes before the lack of room (more room would
@@ -383,7 +391,7 @@ impl Decoder {
         let (mut read, mut total) = (0, 0usize);
         loop {
             let step = self
-                .bytes(&input[read..], &mut buf[carried..carried + PIECE], true)
+                .bytes_into(&input[read..], &mut buf[carried..carried + PIECE], true)
                 .map_err(|e| e.shifted(read))?;
             let end = carried + step.written;
             read += step.read;

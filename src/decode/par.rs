@@ -91,7 +91,7 @@ pub(crate) fn decode_bytes(
         let spare = &mut out.spare_capacity_mut()[written..written + total];
         filled = fill_spare(spare, &lens, |i, slot| {
             let piece = batch[i];
-            matches!(decoder.bytes(piece, slot, true), Ok(s) if s.read == piece.len() && s.written == slot.len())
+            matches!(decoder.bytes_into(piece, slot, true), Ok(s) if s.read == piece.len() && s.written == slot.len())
         });
         if !filled {
             break;
@@ -158,7 +158,7 @@ pub(crate) fn decode_to<W: Write + Send>(
         if slot.buf.len() < piece.len() {
             slot.buf.resize(piece.len(), 0);
         }
-        slot.len = decoder.bytes(piece, &mut slot.buf, true)?.written;
+        slot.len = decoder.bytes_into(piece, &mut slot.buf, true)?.written;
         Ok(())
     };
     match windows(&pieces, out, buffers, chunk, work) {

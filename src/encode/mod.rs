@@ -285,9 +285,8 @@ impl Encoder {
     pub fn encode_slice(&self, input: impl AsRef<[u8]>, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
         let input = input.as_ref();
         let available = out.len();
-        // SAFETY: the encoders write only initialised bytes through `uninit` (and never read
-        // it), so `out` stays initialised.
-        let uninit = unsafe { &mut *(core::ptr::from_mut::<[u8]>(out) as *mut [MaybeUninit<u8>]) };
+        // SAFETY: the encoders write only initialised bytes (and never read `out`).
+        let uninit = unsafe { crate::scalar::as_uninit(out) };
         // One pass: the size is only computed when it turns out not to fit.
         self.write(input, uninit).ok_or_else(|| BufferTooSmall { needed: self.encoded_len(input), available })
     }
@@ -311,7 +310,7 @@ impl Encoder {
                 Part::Escape(escape) => escape,
                 Part::Stray => b"%25",
             };
-            scalar::put(out.get_mut(written..written + copy.len())?, copy);
+            crate::scalar::put(out.get_mut(written..written + copy.len())?, copy);
             written += copy.len();
             Some(())
         })?;

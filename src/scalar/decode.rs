@@ -1,6 +1,9 @@
 //! The scalar decoder: `%HH` and `+` to bytes, the reference for every other backend.
 //! UTF-8 handling happens afterwards, in `crate::decode::utf8`.
 
+use core::mem::MaybeUninit;
+
+use crate::scalar::put;
 use crate::{DecodeError, DecodeErrorKind, hex};
 
 /// How far one call to [`decode`] got.
@@ -220,7 +223,12 @@ fn u_escape(input: &[u8], at: usize, rules: Rules, last: bool) -> Escape {
 /// most the first five bytes of a low one, `%uDE0`), which the caller then passes again
 /// with more input: at most 11 bytes. With strict rules, a malformed `%` is an error naming
 /// its offset in `input`; so are a lone surrogate (strict) and a rejected byte.
-pub(crate) fn decode(input: &[u8], out: &mut [u8], rules: Rules, last: bool) -> Result<Step, DecodeError> {
+pub(crate) fn decode(
+    input: &[u8],
+    out: &mut [MaybeUninit<u8>],
+    rules: Rules,
+    last: bool,
+) -> Result<Step, DecodeError> {
     if !rules.is_basic() {
         return decode_extended(input, out, rules, last);
     }
@@ -229,7 +237,7 @@ pub(crate) fn decode(input: &[u8], out: &mut [u8], rules: Rules, last: bool) -> 
         // Copy the run up to the next `%` (or `+`) in bulk.
         let special = rules.next_special(input, read);
         let n = (special - read).min(out.len() - written);
-        out[written..written + n].copy_from_slice(&input[read..read + n]);
+        put(&mut out[written..], &input[read..read + n]);
         read += n;
         written += n;
         // Then decode escapes (and `+`) for as long as they follow one another.
@@ -237,7 +245,7 @@ pub(crate) fn decode(input: &[u8], out: &mut [u8], rules: Rules, last: bool) -> 
             if read == input.len() || written == out.len() {
                 return Ok(Step { read, written });
             }
-            out[written] = match input[read] {
+            out[written] = MaybeUninit::new(match input[read] {
                 b'%' => {
                     if let Some(byte) = escape_at(input, read) {
                         read += 3;
@@ -256,28 +264,44 @@ pub(crate) fn decode(input: &[u8], out: &mut [u8], rules: Rules, last: bool) -> 
                     b' '
                 }
                 _ => break,
-            };
+            });
             written += 1;
         }
     }
 }
 
+/// [`decode`] into initialised bytes, which stay initialised.
+pub(crate) fn decode_into(
+    input: &[u8],
+    out: &mut [u8],
+    rules: Rules,
+    last: bool,
+) -> Result<Step, DecodeError> {
+    // SAFETY: the decoder writes only bytes.
+    decode(input, unsafe { crate::scalar::as_uninit(out) }, rules, last)
+}
+
 /// [`decode`] under rules that are not basic. An escape's output is written whole or not at
 /// all: when it does not fit, decoding stops before its `%`.
 #[inline(never)]
-fn decode_extended(input: &[u8], out: &mut [u8], rules: Rules, last: bool) -> Result<Step, DecodeError> {
+fn decode_extended(
+    input: &[u8],
+    out: &mut [MaybeUninit<u8>],
+    rules: Rules,
+    last: bool,
+) -> Result<Step, DecodeError> {
     let (mut read, mut written) = (0, 0);
     loop {
         let special = rules.next_special(input, read);
         let n = (special - read).min(out.len() - written);
-        out[written..written + n].copy_from_slice(&input[read..read + n]);
+        put(&mut out[written..], &input[read..read + n]);
         read += n;
         written += n;
         if read == input.len() || written == out.len() {
             return Ok(Step { read, written });
         }
         let (len, n) = if input[read] == b'+' {
-            out[written] = b' ';
+            out[written] = MaybeUninit::new(b' ');
             (1, 1)
         } else {
             match escape(input, read, rules, last) {
@@ -285,19 +309,19 @@ fn decode_extended(input: &[u8], out: &mut [u8], rules: Rules, last: bool) -> Re
                     let Some(to) = out.get_mut(written..written + n) else {
                         return Ok(Step { read, written });
                     };
-                    to.copy_from_slice(&bytes[..n]);
+                    put(to, &bytes[..n]);
                     (len, n)
                 }
                 Escape::Kept(len) => {
                     let Some(to) = out.get_mut(written..written + len) else {
                         return Ok(Step { read, written });
                     };
-                    to.copy_from_slice(&input[read..read + len]);
+                    put(to, &input[read..read + len]);
                     (len, len)
                 }
                 Escape::Undecided => return Ok(Step { read, written }),
                 Escape::Malformed if rules.lenient => {
-                    out[written] = b'%';
+                    out[written] = MaybeUninit::new(b'%');
                     (1, 1)
                 }
                 Escape::Malformed => return Err(malformed(input, read, rules)),
@@ -458,7 +482,7 @@ mod tests {
         ];
         for input in [&b"a%41%%42+%4%zz%C3%A9x"[..], b"%41%42", b"%%%41", b"abc", b""] {
             for rules in rules {
-                let mut out = [0u8; 64];
+                let mut out = [MaybeUninit::uninit(); 64];
                 let Ok(step) = decode(input, &mut out, rules, true) else { continue };
                 for back in 0..=step.written {
                     let forward = source_offset(input, rules, step.written - back);
@@ -475,7 +499,9 @@ mod tests {
 
     fn run(input: &[u8], rules: Rules, last: bool) -> Result<(Step, Vec<u8>), DecodeError> {
         let mut out = vec![0; input.len()];
-        decode(input, &mut out, rules, last).map(|s| (s, out[..s.written].to_vec()))
+        // SAFETY: the decoder writes only bytes.
+        decode(input, unsafe { crate::scalar::as_uninit(&mut out) }, rules, last)
+            .map(|s| (s, out[..s.written].to_vec()))
     }
 
     #[test]
@@ -548,7 +574,8 @@ mod tests {
     #[test]
     fn stops_when_the_output_is_full() {
         let mut out = [0u8; 2];
-        let step = decode(b"%41%42%43", &mut out, STRICT, true).unwrap();
+        // SAFETY: the decoder writes only bytes.
+        let step = decode(b"%41%42%43", unsafe { crate::scalar::as_uninit(&mut out) }, STRICT, true).unwrap();
         assert_eq!((step.read, step.written, &out), (6, 2, b"AB"));
     }
 

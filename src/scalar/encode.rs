@@ -7,6 +7,7 @@ use core::mem::MaybeUninit;
 
 use crate::Set;
 use crate::scalar::bits::Bits;
+use crate::scalar::put;
 
 /// How many bytes of `input` are written as a three-byte `%HH` (a space written as `+` is not
 /// counted: it stays one byte).
@@ -48,17 +49,6 @@ pub(crate) fn count_escapes_before(
 pub(crate) struct Partial {
     pub(crate) read: usize,
     pub(crate) written: usize,
-}
-
-/// Writes `src` to the start of `dst`, which must be at least as long (it panics if not).
-/// The output of every encoder is written through this or a raw pointer: it may be spare
-/// capacity, never read before it is written.
-#[inline]
-pub(crate) fn put(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
-    let dst = &mut dst[..src.len()];
-    // SAFETY: `dst` has `src.len()` bytes, and a shared slice cannot overlap a mutable one;
-    // the bytes written are initialised.
-    unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len()) }
 }
 
 /// Encodes `input` into the start of `out` and returns how many bytes it wrote, or, when

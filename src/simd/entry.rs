@@ -149,7 +149,7 @@ macro_rules! backend {
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn decode(
             input: &[u8],
-            out: &mut [u8],
+            out: &mut [core::mem::MaybeUninit<u8>],
             rules: $crate::scalar::decode::Rules,
             last: bool,
         ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {

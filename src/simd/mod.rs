@@ -129,7 +129,7 @@ pub(crate) fn count_valid_escapes(engine: Engine, input: &[u8]) -> usize {
 pub(crate) fn decode(
     engine: Engine,
     input: &[u8],
-    out: &mut [u8],
+    out: &mut [MaybeUninit<u8>],
     rules: Rules,
     last: bool,
 ) -> Result<Step, DecodeError> {

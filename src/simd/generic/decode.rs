@@ -10,6 +10,8 @@
 //! loads never wait on the data. A block with a malformed `%` is handed to the scalar
 //! decoder, which gives the WHATWG copy or the exact error; so do the last `BYTES + 1` bytes.
 
+use core::mem::MaybeUninit;
+
 use crate::DecodeError;
 use crate::scalar::decode::{self as scalar, Rules, Step};
 use crate::simd::kernel::{DecodeKernel, Fits};
@@ -21,7 +23,7 @@ use crate::simd::kernel::{DecodeKernel, Fits};
 #[inline(always)]
 pub(crate) unsafe fn decode<K: DecodeKernel>(
     input: &[u8],
-    out: &mut [u8],
+    out: &mut [MaybeUninit<u8>],
     rules: Rules,
     last: bool,
 ) -> Result<Step, DecodeError> {
@@ -39,7 +41,9 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
         let (pct, plus) = unsafe { K::specials(src, rules.plus) };
         if pct | plus | skip == 0 {
             // SAFETY: both ranges are in bounds and the slices are distinct.
-            unsafe { core::ptr::copy_nonoverlapping(src, out.as_mut_ptr().add(written), K::BYTES) };
+            unsafe {
+                core::ptr::copy_nonoverlapping(src, out.as_mut_ptr().cast::<u8>().add(written), K::BYTES)
+            };
             read += K::BYTES;
             written += K::BYTES;
             // A run without `%`: go on `RUN` blocks at a time.
@@ -58,7 +62,7 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
                 unsafe {
                     core::ptr::copy_nonoverlapping(
                         input.as_ptr().add(read),
-                        out.as_mut_ptr().add(written),
+                        out.as_mut_ptr().cast::<u8>().add(written),
                         stride,
                     )
                 };
@@ -70,7 +74,9 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
         // Valid escapes never overlap: their digits are not `%`.
         let keep = lanes & !((pct << 1) | (pct << 2) | skip);
         // SAFETY: `BYTES + 2` readable bytes, `room` writable bytes.
-        let decoded = unsafe { K::emit_checked(src, pct, rules.plus, keep, out.as_mut_ptr().add(written)) };
+        let decoded = unsafe {
+            K::emit_checked(src, pct, rules.plus, keep, out.as_mut_ptr().cast::<u8>().add(written))
+        };
         if !decoded || (rules.reject != 0 && rejects(&input[read..read + K::BYTES + 2], pct, rules.reject)) {
             // A malformed `%` or a rejected byte (or a block the kernel leaves to scalar code):
             // the scalar decoder copies it (lenient) or names the error, and goes on for at

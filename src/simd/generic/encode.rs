@@ -234,7 +234,7 @@ pub(crate) unsafe fn encode<K: Kernel>(
             if out.len() - written < len {
                 return Err(Partial { read: at, written });
             }
-            scalar::put(&mut out[written..], &scratch[..len]);
+            crate::scalar::put(&mut out[written..], &scratch[..len]);
             written += len;
         }
         at += K::BYTES;
@@ -255,7 +255,7 @@ pub(crate) unsafe fn encode<K: Kernel>(
         if out.len() - written < new {
             return Err(Partial { read: at, written });
         }
-        scalar::put(&mut out[written..], &scratch[len - new..len]);
+        crate::scalar::put(&mut out[written..], &scratch[len - new..len]);
         written += new;
     }
     Ok(written)
