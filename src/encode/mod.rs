@@ -16,7 +16,6 @@ pub use stream::StreamEncoder;
 
 #[cfg(feature = "alloc")]
 use crate::Utf16Error;
-use crate::scalar::encode as scalar;
 use crate::{BufferTooSmall, Engine, Set, hex, simd};
 use core::mem::MaybeUninit;
 use parts::{Part, try_segments};
@@ -679,7 +678,7 @@ pub(crate) fn escaped_len(len: usize, escapes: usize) -> Option<usize> {
 /// rest at the output-per-input ratio seen so far (at least 1, at most 3), plus a margin;
 /// always room for the next block, so each round makes progress.
 #[cfg(feature = "alloc")]
-fn regrow(rest: usize, done: scalar::Partial) -> usize {
+fn regrow(rest: usize, done: crate::scalar::encode::Partial) -> usize {
     // In eighths: 8 to 24.
     let ratio = match done.read {
         0 => 24,

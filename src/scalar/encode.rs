@@ -19,6 +19,7 @@ pub(crate) fn count_escapes(input: &[u8], set: &Set) -> usize {
 
 /// The offset of the first byte that encoding changes (written as `%HH`, or a space written
 /// as `+`: the set escapes spaces whenever it writes them as `+`), or `input.len()`.
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
 pub(crate) fn first_change(input: &[u8], set: &Set) -> usize {
     let bits = Bits::new(set);
     input.iter().position(|&b| bits.escaped(b)).unwrap_or(input.len())

@@ -66,6 +66,7 @@ pub(crate) fn count_escapes(engine: Engine, input: &[u8], set: &Set) -> usize {
 
 /// The offset of the first byte that encoding changes (escaped, or a space written as `+`),
 /// or `input.len()`, on `engine`'s backend.
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
 #[inline]
 pub(crate) fn first_change(engine: Engine, input: &[u8], set: &Set) -> usize {
     dispatch!(engine, first_change(input, set), scalar::first_change(input, set))
