@@ -445,6 +445,37 @@ fn decode_in_place_strict_utf8_across_its_internal_pieces() {
     }
 }
 
+/// The owned decoders write into spare capacity: whatever it held before (stale bytes of
+/// earlier output) never shows, after success or after an error, on every backend.
+#[test]
+fn decode_vec_ignores_stale_spare_capacity() {
+    for engine in common::engines_with_scalar() {
+        for (strict, dec) in [(true, Decoder::new()), (true, Decoder::URI_COMPONENT), (false, Decoder::FORM)]
+        {
+            let dec = dec.engine(engine);
+            let input = "caf%C3%A9+%2F%20".repeat(40);
+            let want = dec.engine(pctenc::Engine::scalar()).decode(&input).unwrap().into_owned();
+            let mut out = vec![0xEE; 4 * input.len()];
+            out.truncate(3);
+            dec.decode_vec(&input, &mut out).unwrap();
+            assert_eq!((&out[..3], &out[3..]), (&[0xEE; 3][..], &want[..]), "{:?}", engine.backend());
+            if !strict {
+                continue; // lenient: `%zz` is copied, not an error
+            }
+            let bad = format!("{input}%zz{input}");
+            let mut out = vec![0xEE; 4 * bad.len()];
+            out.truncate(3);
+            let err = dec.decode_vec(&bad, &mut out).unwrap_err();
+            assert_eq!(
+                (err.offset(), out.as_slice()),
+                (input.len(), &[0xEE; 3][..]),
+                "{:?}",
+                engine.backend()
+            );
+        }
+    }
+}
+
 #[test]
 fn decode_vec_appends_and_restores() {
     let mut out = b"name: ".to_vec();

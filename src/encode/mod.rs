@@ -336,10 +336,11 @@ impl Encoder {
         crate::scalar::validate::validate(input.as_ref(), &self.set, |i, s| simd::valid_prefix(engine, i, s))
     }
 
-    /// Encodes `input`, borrowing it when nothing needs escaping. The input is read once: a
-    /// scan to the first byte that changes, then the encoding from there, written into an
-    /// output allocated for the density of escapes its start suggests (grown if that was too
-    /// little; re-quoting and IRI encoders count the escapes first and allocate once).
+    /// Encodes `input`, borrowing it when nothing needs escaping. A scan finds the first byte
+    /// that changes; the bytes before it are copied and the rest is encoded as
+    /// [`encode_vec`](Encoder::encode_vec) does, without counting the escapes first (except
+    /// for re-quoting and IRI encoders, and inputs over 1 MiB, which are counted so that
+    /// the output is allocated once, at its exact size).
     ///
     /// # Panics
     ///
@@ -357,7 +358,7 @@ impl Encoder {
     #[cfg(feature = "alloc")]
     pub fn encode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Cow<'a, str> {
         let input = input.as_ref();
-        let out = if self.is_plain() {
+        let out = if self.is_plain() && input.len() <= ESTIMATED {
             // Found, not counted: the output is written from the first byte that changes.
             let first = simd::first_change(self.engine_in_use(), input, &self.set);
             if first == input.len() {
@@ -366,7 +367,7 @@ impl Encoder {
                 return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
             }
             let rest = &input[first..];
-            let mut out = Vec::with_capacity(first + self.room(&Vec::new(), rest));
+            let mut out = Vec::with_capacity(first.saturating_add(self.room(&Vec::new(), rest)));
             out.extend_from_slice(&input[..first]);
             self.append_plain(rest, &mut out);
             out
@@ -431,8 +432,10 @@ impl Encoder {
     #[cfg(feature = "alloc")]
     pub fn encode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) {
         let input = input.as_ref();
-        if !self.is_plain() {
-            // Re-quoting and IRI sets look at neighbouring bytes: measured, then written.
+        if !self.is_plain() || input.len() > ESTIMATED {
+            // Re-quoting and IRI sets look at neighbouring bytes, and a large input's output
+            // is worth sizing exactly (an estimate misled by its start could reserve three
+            // times its length): measured, then written.
             let len = self.checked_encoded_len(input).expect("encoded output overflows usize");
             return self.append_sized(input, out, len);
         }
@@ -467,10 +470,11 @@ impl Encoder {
     }
 
     /// The room to reserve in `out` for the encoding of `input` by a plain encoder. A short
-    /// input gets three bytes per byte, the most it can need. A long one gets nothing more
-    /// when `out` has room for light escaping already (a reused buffer, the hot path; should
-    /// the room run out, the vector grows once at the density seen); otherwise its length plus
-    /// the escapes that its first bytes suggest, and a margin.
+    /// input gets three bytes per byte, the most it can need. A long one (at most
+    /// [`ESTIMATED`] bytes) gets nothing more when `out` has room for light escaping already
+    /// (a reused buffer, the hot path: should the room run out, the vector grows at the
+    /// density seen); otherwise its length plus the escapes that its first bytes suggest, and
+    /// a margin.
     #[cfg(feature = "alloc")]
     fn room(&self, out: &Vec<u8>, input: &[u8]) -> usize {
         /// The bytes whose escapes predict the rest's.
@@ -674,9 +678,14 @@ pub(crate) fn escaped_len(len: usize, escapes: usize) -> Option<usize> {
     escapes.checked_mul(2)?.checked_add(len)
 }
 
-/// What to reserve for the encoding of the `rest` of an input after a partial one: the
-/// rest at the output-per-input ratio seen so far (at least 1, at most 3), plus a margin;
-/// always room for the next block, so each round makes progress.
+/// The largest input whose owned encoding is sized by an estimate (`Encoder::room`) rather
+/// than counted: the most an estimate can over-reserve is three times this.
+#[cfg(feature = "alloc")]
+const ESTIMATED: usize = 1 << 20;
+
+/// What to reserve for the encoding of the `rest` of an input after a call that ran out of
+/// room: the rest at that call's output-per-input ratio (at least 1, at most 3), plus a
+/// margin; always room for the next block, so each round makes progress.
 #[cfg(feature = "alloc")]
 fn regrow(rest: usize, done: crate::scalar::encode::Partial) -> usize {
     // In eighths: 8 to 24.
@@ -684,7 +693,7 @@ fn regrow(rest: usize, done: crate::scalar::encode::Partial) -> usize {
         0 => 24,
         read => done.written.saturating_mul(8).div_ceil(read).clamp(8, 24),
     };
-    (rest.saturating_mul(ratio) / 8).saturating_add(rest / 8 + 256)
+    (rest / 8 * ratio + rest % 8 * 3).saturating_add(rest / 8 + 256)
 }
 
 #[cfg(test)]

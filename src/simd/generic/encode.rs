@@ -67,11 +67,6 @@ pub(crate) unsafe fn first_change<K: Kernel>(input: &[u8], set: &Set) -> usize {
     }
     // SAFETY: the caller vouches for the CPU.
     let p = unsafe { K::prepare(set, crate::hex::UPPER) };
-    let changed = |src: *const u8| {
-        // SAFETY: the callers pass `src` with `BYTES` readable bytes.
-        let (escaped, plus) = unsafe { K::classify(&p, src) };
-        escaped | plus
-    };
     let first = |at: usize, mask: u64| at + mask.trailing_zeros() as usize;
     let mut at = 0;
     // Four blocks per round, as in `count_escapes`: most inputs that need no escaping are
@@ -81,23 +76,23 @@ pub(crate) unsafe fn first_change<K: Kernel>(input: &[u8], set: &Set) -> usize {
         let masks = unsafe {
             let src = input.as_ptr().add(at);
             [
-                changed(src),
-                changed(src.add(K::BYTES)),
-                changed(src.add(2 * K::BYTES)),
-                changed(src.add(3 * K::BYTES)),
+                K::classify(&p, src),
+                K::classify(&p, src.add(K::BYTES)),
+                K::classify(&p, src.add(2 * K::BYTES)),
+                K::classify(&p, src.add(3 * K::BYTES)),
             ]
-        };
-        if masks.iter().any(|&m| m != 0) {
-            let k = masks.iter().position(|&m| m != 0).unwrap_or(0);
+        }
+        .map(|(escaped, plus)| escaped | plus);
+        if let Some(k) = masks.iter().position(|&m| m != 0) {
             return first(at + k * K::BYTES, masks[k]);
         }
         at += 4 * K::BYTES;
     }
     while at + K::BYTES <= input.len() {
         // SAFETY: `at + BYTES <= input.len()`.
-        let mask = changed(unsafe { input.as_ptr().add(at) });
-        if mask != 0 {
-            return first(at, mask);
+        let (escaped, plus) = unsafe { K::classify(&p, input.as_ptr().add(at)) };
+        if escaped | plus != 0 {
+            return first(at, escaped | plus);
         }
         at += K::BYTES;
     }
@@ -105,7 +100,8 @@ pub(crate) unsafe fn first_change<K: Kernel>(input: &[u8], set: &Set) -> usize {
         // The last, partial block: the final BYTES bytes, less the lanes seen already.
         let start = input.len() - K::BYTES;
         // SAFETY: `start + BYTES == input.len()`.
-        let mask = changed(unsafe { input.as_ptr().add(start) }) >> (at - start);
+        let (escaped, plus) = unsafe { K::classify(&p, input.as_ptr().add(start)) };
+        let mask = (escaped | plus) >> (at - start);
         if mask != 0 {
             return first(at, mask);
         }
