@@ -52,6 +52,24 @@ pub(crate) struct Partial {
     pub(crate) written: usize,
 }
 
+impl Partial {
+    /// An encoder's result as how far it got: all `len` bytes of its input when it finished
+    /// (a `Partial` from an encoder always has `read < len`).
+    #[inline]
+    pub(crate) fn of(result: Result<usize, Partial>, len: usize) -> Partial {
+        match result {
+            Ok(written) => Partial { read: len, written },
+            Err(partial) => partial,
+        }
+    }
+
+    /// Back to a result: the length written, or how far it got.
+    #[inline]
+    pub(crate) fn result(self, len: usize) -> Result<usize, Partial> {
+        if self.read == len { Ok(self.written) } else { Err(self) }
+    }
+}
+
 /// Encodes `input` into the start of `out` and returns how many bytes it wrote, or, when
 /// `out` is too small, how far it got ([`Partial`]; nothing is written past `out`).
 pub(crate) fn encode(

@@ -100,8 +100,8 @@ macro_rules! backend {
             unsafe { $crate::simd::generic::encode::count_escapes_before::<$kernel>(input, set, base, cuts, counts) }
         }
 
-        /// Encodes `input` into `out`: the output's length, or how far it got if `out` is too
-        /// small.
+        /// Encodes `input` into `out`: how far it got, all of `input` unless `out` is too
+        /// small. (Two words, returned in registers; a `Result` of three goes through memory.)
         ///
         /// # Safety
         /// As for [`count_escapes`].
@@ -111,12 +111,14 @@ macro_rules! backend {
             set: &$crate::Set,
             digits: &[u8; 16],
             out: &mut [core::mem::MaybeUninit<u8>],
-        ) -> Result<usize, $crate::scalar::encode::Partial> {
-            if input.len() < SHORT {
-                return $crate::scalar::encode::encode(input, set, digits, out);
-            }
-            // SAFETY: the features are available (caller).
-            unsafe { $crate::simd::generic::encode::encode::<$kernel>(input, set, digits, out) }
+        ) -> $crate::scalar::encode::Partial {
+            let result = if input.len() < SHORT {
+                $crate::scalar::encode::encode(input, set, digits, out)
+            } else {
+                // SAFETY: the features are available (caller).
+                unsafe { $crate::simd::generic::encode::encode::<$kernel>(input, set, digits, out) }
+            };
+            $crate::scalar::encode::Partial::of(result, input.len())
         }
 
         /// How far whole blocks prove `input` a valid encoding for `set` (a token boundary).

@@ -104,7 +104,12 @@ pub(crate) fn encode(
     digits: &[u8; 16],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, Partial> {
-    dispatch!(engine, encode(input, set, digits, out), scalar::encode(input, set, digits, out))
+    dispatch!(
+        engine,
+        encode(input, set, digits, out),
+        Partial::of(scalar::encode(input, set, digits, out), input.len())
+    )
+    .result(input.len())
 }
 
 /// How far whole blocks prove `input` a valid encoding for `set`, on `engine`'s backend: a
