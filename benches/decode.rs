@@ -45,6 +45,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pctenc::{Backend, Decoder, Encoder, Engine, sets};
 
+#[allow(dead_code)] // Shared by the benches; each uses a part.
 mod common;
 use common::{WORKLOADS, Workload, configure_large, escaped_percent, pctenc_id, sizes};
 

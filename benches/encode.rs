@@ -42,6 +42,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pctenc::{Backend, Encoder, Engine, sets};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 
+#[allow(dead_code)] // Shared by the benches; each uses a part.
 mod common;
 use common::{WORKLOADS, configure_large, escaped_percent, pctenc_id, sizes};
 

@@ -257,29 +257,40 @@ const PATHS: &[&str] = &[
 
 const KEYS: &[&str] = &["q", "name", "page", "sort", "lang", "utm_source", "id", "redirect", "filter"];
 
+/// `pairs` query pairs `key=value`, joined by `&`.
+fn query_text(rng: &mut SplitMix64, pairs: usize) -> String {
+    let mut query = String::new();
+    for i in 0..pairs {
+        if i > 0 {
+            query.push('&');
+        }
+        let key = rng.pick(KEYS);
+        query.push_str(key);
+        query.push('=');
+        query.push_str(&query_value(rng, key));
+    }
+    query
+}
+
+fn query_value(rng: &mut SplitMix64, key: &str) -> String {
+    match key {
+        "q" | "filter" => rng.pick(SEARCHES).to_string(),
+        "name" => rng.pick(NAMES).to_string(),
+        "page" | "id" => rng.below(100_000).to_string(),
+        "lang" => rng.pick(&["en", "de", "ja", "ar", "el", "hi", "pt-BR"]).to_string(),
+        "redirect" => "https://example.org/account/settings?tab=security".to_string(),
+        "sort" => rng.pick(&["price_asc", "date_desc", "relevance"]).to_string(),
+        _ => rng.pick(&["newsletter", "twitter", "google"]).to_string(),
+    }
+}
+
 fn log_text(rng: &mut SplitMix64, size: usize) -> Vec<u8> {
     let mut out = String::with_capacity(size + 512);
     while out.len() <= size {
         let path = rng.pick(PATHS);
         let method = if rng.below(5) == 0 { "POST" } else { "GET" };
-        let mut query = String::new();
-        for i in 0..rng.below(4) {
-            if i > 0 {
-                query.push('&');
-            }
-            let key = rng.pick(KEYS);
-            query.push_str(key);
-            query.push('=');
-            match key {
-                "q" | "filter" => query.push_str(rng.pick(SEARCHES)),
-                "name" => query.push_str(rng.pick(NAMES)),
-                "page" | "id" => query.push_str(&rng.below(100_000).to_string()),
-                "lang" => query.push_str(rng.pick(&["en", "de", "ja", "ar", "el", "hi", "pt-BR"])),
-                "redirect" => query.push_str("https://example.org/account/settings?tab=security"),
-                "sort" => query.push_str(rng.pick(&["price_asc", "date_desc", "relevance"])),
-                _ => query.push_str(rng.pick(&["newsletter", "twitter", "google"])),
-            }
-        }
+        let pairs = rng.below(4);
+        let query = query_text(rng, pairs);
         let sep = if query.is_empty() { "" } else { "?" };
         let status = rng.pick(&["200", "200", "200", "304", "404", "302", "500"]);
         let ua = rng.pick(USER_AGENTS);
@@ -305,4 +316,72 @@ fn multilingual_text(size: usize) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The short-string workloads of `benches/short.rs`: what a proxy or a log agent encodes or
+/// decodes in one call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Short {
+    /// Query values as a proxy builds them (`q=`, `name=`, ... values of the log workload,
+    /// separated by spaces), encoded with the component set: 26-29% of bytes escaped.
+    Query,
+    /// Request paths, some with a UTF-8 segment (`/products/Fußball`), encoded with the path
+    /// set: a few percent escaped.
+    Path,
+}
+
+impl Short {
+    pub const ALL: [Short; 2] = [Short::Query, Short::Path];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Short::Query => "query",
+            Short::Path => "path",
+        }
+    }
+
+    /// `count` different raw inputs of exactly `size` bytes each, valid UTF-8: windows of one
+    /// long stream at pseudo-random places, cut at character boundaries and padded as
+    /// [`Workload::generate`] pads.
+    pub fn inputs(self, size: usize, count: usize) -> Vec<Vec<u8>> {
+        let mut rng = SplitMix64::new(0x7368_6f72_7400_0000 ^ self as u64);
+        let mut stream = String::new();
+        while stream.len() < 64 * 1024 + 2 * size {
+            match self {
+                Short::Query => {
+                    let key = rng.pick(KEYS);
+                    stream.push_str(&query_value(&mut rng, key));
+                    stream.push(' ');
+                }
+                Short::Path => {
+                    stream.push_str(rng.pick(PATHS));
+                    if rng.below(4) == 0 {
+                        stream.push('/');
+                        stream.push_str(rng.pick(&[
+                            "Fußball",
+                            "Jürgen Müller",
+                            "東京",
+                            "café",
+                            "naïve",
+                            "Ελλάδα",
+                        ]));
+                    }
+                }
+            }
+        }
+        let stream = stream.into_bytes();
+        (0..count)
+            .map(|_| {
+                let mut start = rng.below(stream.len() - 2 * size);
+                while (stream[start] & 0xC0) == 0x80 {
+                    start += 1;
+                }
+                let mut end = start + 2 * size;
+                while (stream[end] & 0xC0) == 0x80 {
+                    end += 1;
+                }
+                fit(stream[start..end].to_vec(), size, b'-')
+            })
+            .collect()
+    }
 }
