@@ -367,7 +367,7 @@ impl Encoder {
                 return Cow::Borrowed(unsafe { core::str::from_utf8_unchecked(input) });
             }
             let rest = &input[first..];
-            let mut out = Vec::with_capacity(first.saturating_add(self.room(&Vec::new(), rest)));
+            let mut out = Vec::with_capacity(first.saturating_add(self.room(0, rest)));
             out.extend_from_slice(&input[..first]);
             self.append_plain(rest, &mut out);
             out
@@ -439,7 +439,7 @@ impl Encoder {
             let len = self.checked_encoded_len(input).expect("encoded output overflows usize");
             return self.append_sized(input, out, len);
         }
-        out.reserve(self.room(out, input));
+        out.reserve(self.room(out.capacity() - out.len(), input));
         self.append_plain(input, out);
     }
 
@@ -469,21 +469,21 @@ impl Encoder {
         }
     }
 
-    /// The room to reserve in `out` for the encoding of `input` by a plain encoder. A short
-    /// input gets three bytes per byte, the most it can need. A long one (at most
-    /// [`ESTIMATED`] bytes) gets nothing more when `out` has room for light escaping already
-    /// (a reused buffer, the hot path: should the room run out, the vector grows at the
-    /// density seen); otherwise its length plus the escapes that its first bytes suggest, and
-    /// a margin.
+    /// The room to reserve for the encoding of `input` by a plain encoder, in an output with
+    /// `spare` bytes of spare capacity. A short input gets three bytes per byte, the most it
+    /// can need. A long one (at most [`ESTIMATED`] bytes) gets nothing more when the output
+    /// has room for light escaping already (a reused buffer, the hot path: should the room
+    /// run out, the vector grows at the density seen); otherwise its length plus the escapes
+    /// that its first bytes suggest, and a margin.
     #[cfg(feature = "alloc")]
-    fn room(&self, out: &Vec<u8>, input: &[u8]) -> usize {
+    fn room(&self, spare: usize, input: &[u8]) -> usize {
         /// The bytes whose escapes predict the rest's.
         const SAMPLE: usize = 512;
         if input.len() <= SAMPLE {
             return 3 * input.len();
         }
         let light = input.len().saturating_add(input.len() / 4 + 64);
-        if out.capacity() - out.len() >= light {
+        if spare >= light {
             return light;
         }
         let escapes = simd::count_escapes(self.engine_in_use(), &input[..SAMPLE], &self.set);

@@ -114,7 +114,7 @@ impl Backend {
     /// ```
     /// assert!(pctenc::Backend::Scalar.cpu_features().is_empty());
     /// # #[cfg(target_arch = "x86_64")]
-    /// assert_eq!(pctenc::Backend::Avx2.cpu_features(), ["avx2", "popcnt"]);
+    /// assert_eq!(pctenc::Backend::Avx2.cpu_features(), ["avx2", "popcnt", "ssse3"]);
     /// ```
     pub fn cpu_features(self) -> &'static [&'static str] {
         match self {

@@ -37,8 +37,13 @@ pub(crate) use cpu_has;
 /// for a backend whose setup costs more than it saves on them (SSE2); a part-measuring call
 /// goes scalar when the whole span it measures is that short, and the decoder and the
 /// escape count of the lenient parallel decoder never do.
+///
+/// `narrow: file` names the backend (a sibling file) that encodes, counts and measures inputs
+/// shorter than one of this kernel's blocks, which would otherwise go to the scalar code: a
+/// 40-byte input is one AVX2 block and a tail, not 40 scalar steps. Its features must all be
+/// in this list (checked at compile time), so this backend's callers vouch for them too.
 macro_rules! backend {
-    (kernel: $kernel:ty, features: [$($feature:tt),+ $(,)?], short: $short:expr $(,)?) => {
+    (kernel: $kernel:ty, features: [$($feature:tt),+ $(,)?], short: $short:expr $(, narrow: $narrow:ident)? $(,)?) => {
         /// The CPU features this backend's entry points enable, all of which
         /// [`is_available`] tests.
         #[allow(dead_code)]
@@ -46,6 +51,13 @@ macro_rules! backend {
 
         /// Inputs under this many bytes go to the scalar code.
         const SHORT: usize = $short;
+
+        $(
+            const _: () = assert!(
+                $crate::simd::entry::includes(FEATURES, super::$narrow::FEATURES),
+                "a narrow backend's features must be among this backend's"
+            );
+        )?
 
         /// Whether the CPU has every feature of [`FEATURES`].
         // Without `std` the tests are constants, which clippy would fold.
@@ -63,6 +75,13 @@ macro_rules! backend {
             if input.len() < SHORT {
                 return $crate::scalar::encode::count_escapes(input, set);
             }
+            $(
+                if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+                    // SAFETY: the narrow backend's features are among this one's (asserted
+                    // above), which the caller vouches for.
+                    return unsafe { super::$narrow::count_escapes(input, set) };
+                }
+            )?
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::encode::count_escapes::<$kernel>(input, set) }
         }
@@ -76,6 +95,13 @@ macro_rules! backend {
             if input.len() < SHORT {
                 return $crate::scalar::encode::first_change(input, set);
             }
+            $(
+                if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+                    // SAFETY: the narrow backend's features are among this one's (asserted
+                    // above), which the caller vouches for.
+                    return unsafe { super::$narrow::first_change(input, set) };
+                }
+            )?
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::encode::first_change::<$kernel>(input, set) }
         }
@@ -96,6 +122,13 @@ macro_rules! backend {
             if cuts.last().is_none_or(|&last| last - base < SHORT) {
                 return $crate::scalar::encode::count_escapes_before(input, set, base, cuts, counts);
             }
+            $(
+                if cuts.last().map_or(0, |&last| last - base) < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+                    // SAFETY: the narrow backend's features are among this one's (asserted
+                    // above), which the caller vouches for.
+                    return unsafe { super::$narrow::count_escapes_before(input, set, base, cuts, counts) };
+                }
+            )?
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::encode::count_escapes_before::<$kernel>(input, set, base, cuts, counts) }
         }
@@ -112,6 +145,13 @@ macro_rules! backend {
             digits: &[u8; 16],
             out: &mut [core::mem::MaybeUninit<u8>],
         ) -> $crate::scalar::encode::Partial {
+            $(
+                if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+                    // SAFETY: the narrow backend's features are among this one's (asserted
+                    // above), which the caller vouches for.
+                    return unsafe { super::$narrow::encode(input, set, digits, out) };
+                }
+            )?
             let result = if input.len() < SHORT {
                 $crate::scalar::encode::encode(input, set, digits, out)
             } else {
@@ -161,3 +201,36 @@ macro_rules! backend {
     };
 }
 pub(crate) use backend;
+
+/// Whether every feature of `inner` is in `outer` (for `backend!`'s compile-time check).
+#[allow(dead_code)]
+pub(crate) const fn includes(outer: &[&str], inner: &[&str]) -> bool {
+    let mut i = 0;
+    while i < inner.len() {
+        let mut found = false;
+        let mut j = 0;
+        while j < outer.len() {
+            found |= eq(outer[j].as_bytes(), inner[i].as_bytes());
+            j += 1;
+        }
+        if !found {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

@@ -354,8 +354,9 @@ unsafe fn non_hex(v: __m512i) -> u64 {
 
 crate::simd::entry::backend! {
     kernel: Avx512,
-    features: ["avx512f", "avx512bw", "avx512vbmi", "avx512vbmi2", "bmi2", "popcnt"],
+    features: ["avx512f", "avx512bw", "avx512vbmi", "avx512vbmi2", "bmi2", "popcnt", "avx2", "ssse3"],
     short: 0,
+    narrow: avx2,
 }
 
 #[cfg(test)]
