@@ -38,9 +38,9 @@ pub(crate) use cpu_has;
 /// goes scalar when the whole span it measures is that short, and the decoder and the
 /// escape count of the lenient parallel decoder never do.
 ///
-/// `narrow: file` names the backend (a sibling file) that encodes, counts and measures inputs
-/// shorter than one of this kernel's blocks, which would otherwise go to the scalar code: a
-/// 40-byte input is one AVX2 block and a tail, not 40 scalar steps. Its features must all be
+/// `narrow: file` names the backend (a sibling file) that encodes, counts, measures, validates
+/// and decodes inputs shorter than one of this kernel's blocks, which would otherwise go to
+/// the scalar code: a 40-byte input is one AVX2 block and a tail, not 40 scalar steps. Its features must all be
 /// in this list (checked at compile time), so this backend's callers vouch for them too.
 macro_rules! backend {
     (kernel: $kernel:ty, features: [$($feature:tt),+ $(,)?], short: $short:expr $(, narrow: $narrow:ident)? $(,)?) => {
@@ -170,6 +170,13 @@ macro_rules! backend {
             if input.len() < SHORT {
                 return 0;
             }
+            $(
+                if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+                    // SAFETY: the narrow backend's features are among this one's (asserted
+                    // above), which the caller vouches for.
+                    return unsafe { super::$narrow::valid_prefix(input, set) };
+                }
+            )?
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::validate::valid_prefix::<$kernel>(input, set) }
         }
@@ -195,6 +202,14 @@ macro_rules! backend {
             rules: $crate::scalar::decode::Rules,
             last: bool,
         ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
+            $(
+                // Too short for one block and the two bytes after it: the narrower backend.
+                if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES + 2 {
+                    // SAFETY: the narrow backend's features are among this one's (asserted
+                    // above), which the caller vouches for.
+                    return unsafe { super::$narrow::decode(input, out, rules, last) };
+                }
+            )?
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::decode::decode::<$kernel>(input, out, rules, last) }
         }
