@@ -34,30 +34,45 @@ pub(crate) use cpu_has;
 /// The backend of an instruction-set file: `FEATURES`, `is_available` (every feature of the
 /// list detected) and the `#[target_feature]` entry points over the file's kernel, which
 /// enable exactly the list. Inputs under `short` bytes go to the scalar code (`0`: none do),
-/// for a backend whose setup costs more than it saves on them (SSE2); a part-measuring call
-/// goes scalar when the whole span it measures is that short, and the decoder and the
-/// escape count of the lenient parallel decoder never do.
+/// for a backend whose setup costs more than it saves on them (SSE2), and so do inputs too
+/// short for any backend's block ([`SMALLEST_BLOCK`](crate::simd::SMALLEST_BLOCK); the decoder's, under it and two bytes
+/// more), in one step; a part-measuring call goes scalar when the whole span it measures is
+/// that short, and the decoder and the escape count of the lenient parallel decoder never
+/// follow `short`.
 ///
-/// `narrow: file` names the backend (a sibling file) that encodes, counts, measures, validates
-/// and decodes inputs shorter than one of this kernel's blocks, which would otherwise go to
-/// the scalar code: a 40-byte input is one AVX2 block and a tail, not 40 scalar steps. Its features must all be
-/// in this list (checked at compile time), so this backend's callers vouch for them too.
+/// `narrow: [file, ...]` names the backends (sibling files, widest first) that encode, count,
+/// measure, validate and decode inputs shorter than one of this kernel's blocks, which would
+/// otherwise go to the scalar code: a 40-byte input is one AVX2 block and a tail, not 40
+/// scalar steps. Such an input goes to the first of them whose block it holds, in one call
+/// (not from each backend to the next). Their features must all be in this list (checked at
+/// compile time), so this backend's callers vouch for them too.
 macro_rules! backend {
-    (kernel: $kernel:ty, features: [$($feature:tt),+ $(,)?], short: $short:expr $(, narrow: $narrow:ident)? $(,)?) => {
+    (kernel: $kernel:ty, features: [$($feature:tt),+ $(,)?], short: $short:expr $(, narrow: [$($narrow:ident),+ $(,)?])? $(,)?) => {
         /// The CPU features this backend's entry points enable, all of which
         /// [`is_available`] tests.
         #[allow(dead_code)]
         pub(crate) const FEATURES: &[&str] = &[$($feature),+];
 
-        /// Inputs under this many bytes go to the scalar code.
-        const SHORT: usize = $short;
+        /// Inputs under this many bytes go to the scalar code: those under `short`, and
+        /// those too short for any backend's block, which would reach the scalar code anyway
+        /// (through the narrower backends' entry points, a call each).
+        const SHORT: usize = $crate::simd::entry::at_least($short, $crate::simd::SMALLEST_BLOCK);
 
-        $(
+        const _: () = assert!(
+            <$kernel as $crate::simd::kernel::Kernel>::BYTES >= $crate::simd::SMALLEST_BLOCK,
+            "no backend's block is shorter than SMALLEST_BLOCK"
+        );
+
+        /// This backend's block: inputs shorter than this go to a narrower backend.
+        #[allow(dead_code)]
+        pub(crate) const BLOCK: usize = <$kernel as $crate::simd::kernel::Kernel>::BYTES;
+
+        $($(
             const _: () = assert!(
                 $crate::simd::entry::includes(FEATURES, super::$narrow::FEATURES),
                 "a narrow backend's features must be among this backend's"
             );
-        )?
+        )+)?
 
         /// Whether the CPU has every feature of [`FEATURES`].
         // Without `std` the tests are constants, which clippy would fold.
@@ -75,13 +90,15 @@ macro_rules! backend {
             if input.len() < SHORT {
                 return $crate::scalar::encode::count_escapes(input, set);
             }
-            $(
-                if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
-                    // SAFETY: the narrow backend's features are among this one's (asserted
-                    // above), which the caller vouches for.
-                    return unsafe { super::$narrow::count_escapes(input, set) };
-                }
-            )?
+            if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+                $($(
+                    if input.len() >= super::$narrow::BLOCK {
+                        // SAFETY: the narrow backend's features are among this one's (asserted
+                        // above), which the caller vouches for.
+                        return unsafe { super::$narrow::count_escapes(input, set) };
+                    }
+                )+)?
+            }
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::encode::count_escapes::<$kernel>(input, set) }
         }
@@ -95,13 +112,15 @@ macro_rules! backend {
             if input.len() < SHORT {
                 return $crate::scalar::encode::first_change(input, set);
             }
-            $(
-                if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
-                    // SAFETY: the narrow backend's features are among this one's (asserted
-                    // above), which the caller vouches for.
-                    return unsafe { super::$narrow::first_change(input, set) };
-                }
-            )?
+            if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+                $($(
+                    if input.len() >= super::$narrow::BLOCK {
+                        // SAFETY: the narrow backend's features are among this one's (asserted
+                        // above), which the caller vouches for.
+                        return unsafe { super::$narrow::first_change(input, set) };
+                    }
+                )+)?
+            }
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::encode::first_change::<$kernel>(input, set) }
         }
@@ -122,13 +141,15 @@ macro_rules! backend {
             if cuts.last().is_none_or(|&last| last - base < SHORT) {
                 return $crate::scalar::encode::count_escapes_before(input, set, base, cuts, counts);
             }
-            $(
-                if cuts.last().map_or(0, |&last| last - base) < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
-                    // SAFETY: the narrow backend's features are among this one's (asserted
-                    // above), which the caller vouches for.
-                    return unsafe { super::$narrow::count_escapes_before(input, set, base, cuts, counts) };
-                }
-            )?
+            if cuts.last().map_or(0, |&last| last - base) < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+                $($(
+                    if cuts.last().map_or(0, |&last| last - base) >= super::$narrow::BLOCK {
+                        // SAFETY: the narrow backend's features are among this one's (asserted
+                        // above), which the caller vouches for.
+                        return unsafe { super::$narrow::count_escapes_before(input, set, base, cuts, counts) };
+                    }
+                )+)?
+            }
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::encode::count_escapes_before::<$kernel>(input, set, base, cuts, counts) }
         }
@@ -145,19 +166,21 @@ macro_rules! backend {
             digits: &[u8; 16],
             out: &mut [core::mem::MaybeUninit<u8>],
         ) -> $crate::scalar::encode::Partial {
-            $(
-                if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
-                    // SAFETY: the narrow backend's features are among this one's (asserted
-                    // above), which the caller vouches for.
-                    return unsafe { super::$narrow::encode(input, set, digits, out) };
-                }
-            )?
-            let result = if input.len() < SHORT {
-                $crate::scalar::encode::encode(input, set, digits, out)
-            } else {
-                // SAFETY: the features are available (caller).
-                unsafe { $crate::simd::generic::encode::encode::<$kernel>(input, set, digits, out) }
-            };
+            if input.len() < SHORT {
+                let result = $crate::scalar::encode::encode(input, set, digits, out);
+                return $crate::scalar::encode::Partial::of(result, input.len());
+            }
+            if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+                $($(
+                    if input.len() >= super::$narrow::BLOCK {
+                        // SAFETY: the narrow backend's features are among this one's (asserted
+                        // above), which the caller vouches for.
+                        return unsafe { super::$narrow::encode(input, set, digits, out) };
+                    }
+                )+)?
+            }
+            // SAFETY: the features are available (caller).
+            let result = unsafe { $crate::simd::generic::encode::encode::<$kernel>(input, set, digits, out) };
             $crate::scalar::encode::Partial::of(result, input.len())
         }
 
@@ -170,13 +193,15 @@ macro_rules! backend {
             if input.len() < SHORT {
                 return 0;
             }
-            $(
-                if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
-                    // SAFETY: the narrow backend's features are among this one's (asserted
-                    // above), which the caller vouches for.
-                    return unsafe { super::$narrow::valid_prefix(input, set) };
-                }
-            )?
+            if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+                $($(
+                    if input.len() >= super::$narrow::BLOCK {
+                        // SAFETY: the narrow backend's features are among this one's (asserted
+                        // above), which the caller vouches for.
+                        return unsafe { super::$narrow::valid_prefix(input, set) };
+                    }
+                )+)?
+            }
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::validate::valid_prefix::<$kernel>(input, set) }
         }
@@ -202,20 +227,32 @@ macro_rules! backend {
             rules: $crate::scalar::decode::Rules,
             last: bool,
         ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
-            $(
-                // Too short for one block and the two bytes after it: the narrower backend.
-                if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES + 2 {
-                    // SAFETY: the narrow backend's features are among this one's (asserted
-                    // above), which the caller vouches for.
-                    return unsafe { super::$narrow::decode(input, out, rules, last) };
-                }
-            )?
+            // Too short for any backend's block and the two bytes after it: the scalar code,
+            // which the vector decoder would run on all of it.
+            if input.len() < $crate::simd::SMALLEST_BLOCK + 2 {
+                return $crate::scalar::decode::decode(input, out, rules, last);
+            }
+            // Too short for one block and the two bytes after it: a narrower backend.
+            if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES + 2 {
+                $($(
+                    if input.len() >= super::$narrow::BLOCK + 2 {
+                        // SAFETY: the narrow backend's features are among this one's (asserted
+                        // above), which the caller vouches for.
+                        return unsafe { super::$narrow::decode(input, out, rules, last) };
+                    }
+                )+)?
+            }
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::decode::decode::<$kernel>(input, out, rules, last) }
         }
     };
 }
 pub(crate) use backend;
+
+/// The larger of `a` and `b` (`Ord::max` is not `const`).
+pub(crate) const fn at_least(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
 
 /// Whether every feature of `inner` is in `outer` (for `backend!`'s compile-time check).
 #[allow(dead_code)]

@@ -195,4 +195,4 @@ unsafe fn digits(v: __m256i) -> (__m256i, u64) {
     }
 }
 
-crate::simd::entry::backend! { kernel: Avx2, features: ["avx2", "popcnt", "ssse3"], short: 0, narrow: ssse3 }
+crate::simd::entry::backend! { kernel: Avx2, features: ["avx2", "popcnt", "ssse3"], short: 0, narrow: [ssse3] }

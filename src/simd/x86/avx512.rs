@@ -356,7 +356,7 @@ crate::simd::entry::backend! {
     kernel: Avx512,
     features: ["avx512f", "avx512bw", "avx512vbmi", "avx512vbmi2", "bmi2", "popcnt", "avx2", "ssse3"],
     short: 0,
-    narrow: avx2,
+    narrow: [avx2, ssse3],
 }
 
 #[cfg(test)]
