@@ -180,6 +180,24 @@ macro_rules! backend {
                 )+)?
             }
             // SAFETY: the features are available (caller).
+            unsafe { encode_blocks(input, set, digits, out) }
+        }
+
+        /// [`encode`] of an input of at least one block: a function of its own, so that
+        /// the short inputs [`encode`] sends elsewhere do not pay for this one's frame (six
+        /// saved registers and the scratch block), and a tail call from there.
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        $(#[target_feature(enable = $feature)])+
+        #[inline(never)]
+        unsafe fn encode_blocks(
+            input: &[u8],
+            set: &$crate::Set,
+            digits: &[u8; 16],
+            out: &mut [core::mem::MaybeUninit<u8>],
+        ) -> $crate::scalar::encode::Partial {
+            // SAFETY: the features are available (caller).
             let result = unsafe { $crate::simd::generic::encode::encode::<$kernel>(input, set, digits, out) };
             $crate::scalar::encode::Partial::of(result, input.len())
         }
@@ -242,6 +260,23 @@ macro_rules! backend {
                     }
                 )+)?
             }
+            // SAFETY: the features are available (caller).
+            unsafe { decode_blocks(input, out, rules, last) }
+        }
+
+        /// [`decode`] of an input of at least one block and two bytes: a function of its own,
+        /// as [`encode_blocks`] is.
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        $(#[target_feature(enable = $feature)])+
+        #[inline(never)]
+        unsafe fn decode_blocks(
+            input: &[u8],
+            out: &mut [core::mem::MaybeUninit<u8>],
+            rules: $crate::scalar::decode::Rules,
+            last: bool,
+        ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::decode::decode::<$kernel>(input, out, rules, last) }
         }
