@@ -116,6 +116,87 @@ def collect(root, out):
     print(f"{len(records)} results -> {out}")
 
 
+def collect_short(root, out):
+    """Criterion's results of benches/short.rs -> a sorted list of {group, function, median_ns}."""
+    records = []
+    for bench in root.glob("short-*/*/new/benchmark.json"):
+        meta = json.loads(bench.read_text())
+        median = json.loads((bench.parent / "estimates.json").read_text())["median"]
+        records.append({"group": meta["group_id"], "function": meta["function_id"],
+                        "median_ns": round(median["point_estimate"], 3),
+                        "median_ci_ns": [round(median["confidence_interval"]["lower_bound"], 3),
+                                         round(median["confidence_interval"]["upper_bound"], 3)]})
+    if not records:
+        sys.exit(f"no results of benches/short.rs under {root}")
+    records.sort(key=lambda r: (r["group"].split("/")[0], r["group"].split("/")[1],
+                                int(r["group"].split("/")[2]), r["function"]))
+    out.write_text(json.dumps(records, indent=1) + "\n")
+    print(f"{len(records)} results -> {out}")
+
+
+def short_section(records):
+    """Short strings: ns per call at each size, the ratios to percent-encoding, the goals."""
+    if not records:
+        return ""
+    data = defaultdict(dict)
+    for r in records:
+        op, kind, size = r["group"].split("/")
+        data[(op.removeprefix("short-"), kind, int(size))][r["function"]] = r["median_ns"]
+    found = {f[len("pctenc-"):] for t in data.values() for f in t if f.startswith("pctenc-")}
+    simd = [b for b in BACKENDS if b in found and b != "scalar"]
+    wide = [b for b in ("avx2", "avx512", "neon") if b in simd]
+    best = simd[0] if simd else "scalar"
+    out = ["## Short strings (`benches/short.rs`)", "",
+           "Nanoseconds per call (median; lower is better), each call on one of 64 different",
+           "inputs of the size, cycled. `query`: query-string values (`q=...`-like, about a",
+           "quarter of the bytes escaped); `path`: URL paths, a few escapes. Encoding with the",
+           "component set (query) or the path set (path); decoding of their encodings, to bytes.",
+           "`pctenc-<backend>` is `encode_slice` / `decode_slice` into a reused buffer, `-string`",
+           "`encode_string` into a reused `String`, `-cow` the owned `decode`; `percent-encoding`",
+           "pushes into a reused `String` / `Vec`, `percent-encoding-cow` allocates as `-cow` does.",
+           ""]
+    failures = []
+    for op in ("encode", "decode"):
+        for kind in ("query", "path"):
+            sizes = sorted(s for (o, k, s) in data if o == op and k == kind)
+            if not sizes:
+                continue
+            cols = [f"pctenc-{b}" for b in ["scalar"] + simd]
+            cols += [c for c in (f"pctenc-{best}-string", f"pctenc-{best}-cow", "percent-encoding",
+                                 "percent-encoding-cow") if any(c in data[(op, kind, s)] for s in sizes)]
+            out += [f"### {op}, {kind}", "",
+                    "| size | " + " | ".join(f"`{c}`" for c in cols)
+                    + "".join(f" | `percent-encoding` / `{b}`" for b in wide) + " |",
+                    "|---|" + "---:|" * (len(cols) + len(wide))]
+            for s in sizes:
+                t = data[(op, kind, s)]
+                cells = [f"{t[c]:.1f}" if c in t else "-" for c in cols]
+                pe = t.get("percent-encoding")
+                for b in wide:
+                    ours = t.get(f"pctenc-{b}")
+                    cells.append(f"{pe / ours:.2f}x" if pe and ours else "-")
+                    goal = 2.0 if s == 16 else 3.0 if 32 <= s <= 64 else None
+                    if goal and pe and ours and pe / ours < goal:
+                        failures.append(f"{op} {kind} {s} B: `{b}` {pe / ours:.2f}x `percent-encoding`, goal {goal:.0f}x")
+                scalar = t.get("pctenc-scalar")
+                for b in simd:
+                    v = t.get(f"pctenc-{b}")
+                    if v and scalar and v > scalar * 1.05:
+                        failures.append(f"{op} {kind} {s} B: `{b}` {v:.1f} ns, scalar {scalar:.1f} ns")
+                if t.get("pctenc-avx2") and t.get("pctenc-avx512") and t["pctenc-avx512"] > t["pctenc-avx2"] * 1.05:
+                    failures.append(f"{op} {kind} {s} B: `avx512` {t['pctenc-avx512']:.1f} ns, `avx2` {t['pctenc-avx2']:.1f} ns")
+                out.append(f"| {size_label(s)} | " + " | ".join(cells) + " |")
+            out.append("")
+    out += ["Goals (on AVX2 and AVX-512): at least 2x `percent-encoding` at 16 B and 3x at 32 to",
+            "64 B; no SIMD backend more than 5% slower than scalar, and AVX-512 no more than 5%",
+            "slower than AVX2, at any size (5%: this machine's noise between neighbouring runs).", ""]
+    if failures:
+        out += [f"Not met in this run ({len(failures)}):", ""] + [f"- {f}" for f in failures]
+    else:
+        out.append("All met in this run.")
+    return "\n".join(out) + "\n\n"
+
+
 def load(path):
     """{(kind, workload, size): {function: GB/s}} from criterion.json."""
     results = defaultdict(dict)
@@ -523,7 +604,7 @@ def large_section(data):
 # The document
 
 
-def report(results, large, machine, backends, capi=None, datafusion=None):
+def report(results, large, machine, backends, capi=None, datafusion=None, short=None):
     best = backends[0]
     ours = [f"pctenc-{b}" for b in backends]
     def named(functions):
@@ -628,7 +709,7 @@ At 64 bytes the vector decoders have too little input for a block and its two-by
 look-ahead and run the scalar code behind a dispatch; SSE2, which has no byte shuffle, hands
 escape-dense blocks and inputs under 256 bytes to the scalar code, so it follows scalar there.
 
-## Large inputs: threads, files, pipes
+{short_section(short)}## Large inputs: threads, files, pipes
 
 ### Where parallel pays (`benches/parallel.rs`)
 
@@ -767,7 +848,8 @@ set, median of criterion's samples ([all figures](docs/BENCHMARKS.md)):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", nargs="?", choices=["report", "machine", "collect"], default="report")
+    ap.add_argument("command", nargs="?", choices=["report", "machine", "collect", "collect-short"],
+                    default="report")
     ap.add_argument("--criterion-dir", default=str(ROOT / "target" / "criterion"),
                     help="where `collect` reads criterion's results")
     ap.add_argument("--results", default=str(RESULTS), help="the results directory")
@@ -780,6 +862,8 @@ def main():
         return record_machine(results_dir)
     if args.command == "collect":
         return collect(pathlib.Path(args.criterion_dir), results_dir / "criterion.json")
+    if args.command == "collect-short":
+        return collect_short(pathlib.Path(args.criterion_dir), results_dir / "short.json")
 
     results = load(results_dir / "criterion.json")
     backends = backends_in(results)
@@ -794,7 +878,9 @@ def main():
     capi = json.loads(capi_path.read_text()) if capi_path.exists() else None
     df_path = results_dir / "datafusion.json"
     datafusion = json.loads(df_path.read_text()) if df_path.exists() else None
-    outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends, capi, datafusion)}
+    short_path = results_dir / "short.json"
+    short = json.loads(short_path.read_text()) if short_path.exists() else None
+    outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends, capi, datafusion, short)}
     for name, svg in charts(results, backends, GOAL_SIZE):
         outputs[docs / name] = svg
     readme = pathlib.Path(args.readme)

@@ -3,7 +3,7 @@
 # figures in README.md, from the results kept in benches/results/ (the C API's figures from
 # pctenc-capi/bench.sh).
 #
-#   bash scripts/bench.sh              # about 35 minutes on two cores; run on an idle machine
+#   bash scripts/bench.sh              # about 40 minutes on two cores; run on an idle machine
 #
 # Criterion options can follow, e.g. `bash scripts/bench.sh --measurement-time 5`; the default
 # is `--warm-up-time 1 --measurement-time 2` (groups of 1 MiB and more set their own).
@@ -17,6 +17,9 @@ python3 scripts/bench-report.py machine
 rm -rf target/criterion   # only this run's results
 cargo bench --bench encode --bench decode --bench parallel -- "${opts[@]}"
 python3 scripts/bench-report.py collect
+# Short strings: ns per call, many cheap calls, so shorter measurements do (about 6 minutes).
+cargo bench --bench short -- --warm-up-time 0.3 --measurement-time 0.7
+python3 scripts/bench-report.py collect-short
 python3 scripts/large-inputs.py --runs 15 --json benches/results/large-inputs.json
 bash pctenc-capi/bench.sh --json benches/results/capi.json
 python3 scripts/bench-report.py
