@@ -35,7 +35,7 @@ pub(crate) use cpu_has;
 /// list detected) and the `#[target_feature]` entry points over the file's kernel, which
 /// enable exactly the list. Inputs under `short` bytes go to the scalar code (`0`: none do),
 /// for a backend whose setup costs more than it saves on them (SSE2), and so do inputs too
-/// short for any backend's block ([`SMALLEST_BLOCK`](crate::simd::SMALLEST_BLOCK); the decoder's, under it and two bytes
+/// short for any backend's block ([`SMALLEST_BLOCK`]; the decoder's, under it and two bytes
 /// more), in one step; a part-measuring call goes scalar when the whole span it measures is
 /// that short, and the decoder and the escape count of the lenient parallel decoder never
 /// follow `short`.
@@ -56,10 +56,10 @@ macro_rules! backend {
         /// Inputs under this many bytes go to the scalar code: those under `short`, and
         /// those too short for any backend's block, which would reach the scalar code anyway
         /// (through the narrower backends' entry points, a call each).
-        const SHORT: usize = $crate::simd::entry::at_least($short, $crate::simd::SMALLEST_BLOCK);
+        const SHORT: usize = $crate::simd::entry::at_least($short, $crate::simd::entry::SMALLEST_BLOCK);
 
         const _: () = assert!(
-            <$kernel as $crate::simd::kernel::Kernel>::BYTES >= $crate::simd::SMALLEST_BLOCK,
+            <$kernel as $crate::simd::kernel::Kernel>::BYTES >= $crate::simd::entry::SMALLEST_BLOCK,
             "no backend's block is shorter than SMALLEST_BLOCK"
         );
 
@@ -247,7 +247,7 @@ macro_rules! backend {
         ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
             // Too short for any backend's block and the two bytes after it: the scalar code,
             // which the vector decoder would run on all of it.
-            if input.len() < $crate::simd::SMALLEST_BLOCK + 2 {
+            if input.len() < $crate::simd::entry::SMALLEST_BLOCK + 2 {
                 return $crate::scalar::decode::decode(input, out, rules, last);
             }
             // Too short for one block and the two bytes after it: a narrower backend.
@@ -283,6 +283,14 @@ macro_rules! backend {
     };
 }
 pub(crate) use backend;
+
+/// The shortest block of any backend (SSE2, SSSE3 and NEON take 16 bytes at a time). Every
+/// backend's entry points send inputs shorter than this (the decoder's: than this and the
+/// two bytes after it) straight to the scalar code, which is where the narrower backends
+/// would send them: a proxy's 8-byte value costs what the scalar code costs and one call,
+/// not a call per backend. (The check is not made before the dispatch as well: on 64-byte
+/// inputs that cost 2 ns of 10.)
+pub(crate) const SMALLEST_BLOCK: usize = 16;
 
 /// The larger of `a` and `b` (`Ord::max` is not `const`).
 pub(crate) const fn at_least(a: usize, b: usize) -> usize {

@@ -34,12 +34,6 @@ use core::mem::MaybeUninit;
 use engine::Backend;
 use engine::Engine;
 
-/// The shortest block of any backend (SSE2, SSSE3 and NEON take 16 bytes at a time). Inputs
-/// shorter than this (the decoder's: than this and the two bytes after it) go straight to
-/// the scalar code, whatever the engine, which is where every backend would send them: a
-/// proxy's 8-byte value costs what the scalar code costs, not that and a call per backend.
-pub(crate) const SMALLEST_BLOCK: usize = 16;
-
 /// Calls `$func` of the kernel module for `$engine`'s backend, or `$fallback` for scalar.
 macro_rules! dispatch {
     ($engine:expr, $func:ident($($arg:expr),*), $fallback:expr) => {
@@ -110,9 +104,6 @@ pub(crate) fn encode(
     digits: &[u8; 16],
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, Partial> {
-    if input.len() < SMALLEST_BLOCK {
-        return scalar::encode(input, set, digits, out);
-    }
     dispatch!(
         engine,
         encode(input, set, digits, out),
@@ -148,8 +139,5 @@ pub(crate) fn decode(
     rules: Rules,
     last: bool,
 ) -> Result<Step, DecodeError> {
-    if input.len() < SMALLEST_BLOCK + 2 {
-        return scalar_decode::decode(input, out, rules, last);
-    }
     dispatch!(engine, decode(input, out, rules, last), scalar_decode::decode(input, out, rules, last))
 }
