@@ -138,12 +138,13 @@ macro_rules! backend {
             counts: &mut [usize],
         ) {
             // Short parts are no reason to go scalar: the blocks run over the whole span.
-            if cuts.last().is_none_or(|&last| last - base < SHORT) {
+            let span = cuts.last().map_or(0, |&last| last - base);
+            if span < SHORT {
                 return $crate::scalar::encode::count_escapes_before(input, set, base, cuts, counts);
             }
-            if cuts.last().map_or(0, |&last| last - base) < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
+            if span < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
                 $($(
-                    if cuts.last().map_or(0, |&last| last - base) >= super::$narrow::BLOCK {
+                    if span >= super::$narrow::BLOCK {
                         // SAFETY: the narrow backend's features are among this one's (asserted
                         // above), which the caller vouches for.
                         return unsafe { super::$narrow::count_escapes_before(input, set, base, cuts, counts) };
