@@ -94,6 +94,11 @@ pub enum DecodeErrorKind {
     /// [`Decoder::decode_to_str`](crate::Decoder::decode_to_str) also applies in bytes mode).
     /// The offset is that of the input byte, often a `%`, that starts the invalid sequence.
     InvalidUtf8,
+    /// The decoded bytes are not valid in the legacy character encoding they were decoded
+    /// from (only from [`Decoder::decode_in`](crate::Decoder::decode_in) in strict mode,
+    /// feature `encoding`). The offset is that of the input byte, often a `%`, that starts
+    /// the malformed sequence.
+    InvalidCharset,
     /// The output slice is too small (only from the slice and in-place decoders). The offset
     /// is that of the first input byte whose output did not fit; from
     /// [`Decoder::decode_in_place`](crate::Decoder::decode_in_place), whose input is gone by
@@ -116,6 +121,7 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::TruncatedUEscape => "truncated `%u` escape: `%u` needs four hex digits",
             DecodeErrorKind::InvalidUEscape => "invalid `%u` escape: `%u` not followed by four hex digits",
             DecodeErrorKind::InvalidUtf8 => "decoded bytes are not valid UTF-8",
+            DecodeErrorKind::InvalidCharset => "decoded bytes are not valid in the character encoding",
             DecodeErrorKind::BufferTooSmall => "output buffer too small",
             DecodeErrorKind::LoneSurrogate => "lone surrogate: `%u` escape of half a UTF-16 surrogate pair",
             DecodeErrorKind::Forbidden(byte) => {

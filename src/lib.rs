@@ -147,6 +147,8 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "encoding")]
+pub mod charset;
 mod decode;
 mod encode;
 mod error;

@@ -102,6 +102,17 @@ impl Encoder {
         Encoder { lowercase: on, ..self }
     }
 
+    /// Whether hex digits are written in lowercase ([`lowercase`](Encoder::lowercase)).
+    ///
+    /// ```
+    /// let enc = pctenc::Encoder::new(pctenc::sets::PATH);
+    /// assert!(!enc.is_lowercase());
+    /// assert!(enc.lowercase(true).is_lowercase());
+    /// ```
+    pub const fn is_lowercase(&self) -> bool {
+        self.lowercase
+    }
+
     /// Re-quotes when `on`: encodes input that may be partly encoded already without encoding
     /// it twice. Every valid `%HH` escape is copied as written (hex case included), a `%` that
     /// does not start one is written `%25`, and every other byte is encoded as the set says

@@ -1,0 +1,178 @@
+//! Percent-encode after encoding (URL Standard): text converted to a legacy encoding, then
+//! percent-encoded; what the encoding cannot represent written as `%26%23N%3B`.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use encoding_rs::{EncoderResult, Encoding, ISO_2022_JP, UTF_8};
+
+use super::Charset;
+use crate::Encoder;
+
+/// Room for the bytes `encoding_rs` writes per call: more than any character needs (ISO-2022-
+/// JP's escape sequence and a character, 5 bytes), small enough for the stack.
+const CHUNK: usize = 1024;
+
+impl Encoder {
+    /// Percent-encodes `text` in a legacy encoding, as a browser writes a form or URL query of
+    /// a page in that encoding: the text is converted to `charset`, then each byte is
+    /// percent-encoded with this encoder's set (the URL Standard's *percent-encode after
+    /// encoding*).
+    ///
+    /// - A character that `charset` cannot represent is written as the HTML numeric character
+    ///   reference `&#N;` percent-encoded, `%26%23N%3B` (`N` in decimal), whatever the set.
+    /// - UTF-16BE, UTF-16LE and `replacement` encode as UTF-8, as in forms and URLs
+    ///   ([`Charset::output`]); with UTF-8 this is [`Encoder::encode`].
+    /// - ISO-2022-JP writes its escape sequences (`ESC $ B` ... `ESC ( B`), percent-encoded
+    ///   where the set says.
+    /// - With [`keep_escapes`](Encoder::keep_escapes), the `%HH` escapes of the text are
+    ///   copied; with an IRI set, nothing is kept raw that is not ASCII: the IRI rules are
+    ///   those of UTF-8.
+    ///
+    /// Runs of ASCII text are percent-encoded straight from the input on the SIMD paths (they
+    /// are the same bytes in every ASCII-compatible encoding); only the other runs go through
+    /// `encoding_rs`. The output borrows `text` when nothing is changed.
+    ///
+    /// Behind the feature `encoding`.
+    ///
+    /// ```
+    /// use pctenc::charset::Charset;
+    /// use pctenc::{Encoder, sets};
+    ///
+    /// let query = Encoder::new(sets::SPECIAL_QUERY);
+    /// assert_eq!(query.encode_in("q=Fußball", Charset::WINDOWS_1252), "q=Fu%DFball");
+    /// assert_eq!(query.encode_in("€ 5", Charset::for_label("latin1").unwrap()), "%80%205");
+    /// assert_eq!(query.encode_in("日本", Charset::EUC_KR), "%EC%ED%DC%E2");
+    /// // Not in the encoding: a character reference.
+    /// assert_eq!(query.encode_in("a†", Charset::BIG5), "a%26%238224%3B");
+    /// assert_eq!(query.encode_in("¥", Charset::ISO_2022_JP), "%1B(J\\%1B(B");
+    /// ```
+    pub fn encode_in<'a>(&self, text: &'a str, charset: Charset) -> Cow<'a, str> {
+        let encoding = charset.output().encoding();
+        if encoding == UTF_8 {
+            return self.encode(text);
+        }
+        if text.is_ascii() && encoding.is_ascii_compatible() {
+            return self.encode(text);
+        }
+        let mut out = String::new();
+        self.encode_string_in(text, charset, &mut out);
+        Cow::Owned(out)
+    }
+
+    /// [`encode_in`](Encoder::encode_in), appended to `out`.
+    ///
+    /// # Panics
+    ///
+    /// Only where any `String` growth panics: when the output's length overflows `usize`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use pctenc::charset::Charset;
+    /// use pctenc::{Encoder, sets};
+    ///
+    /// let mut url = String::from("/search?q=");
+    /// Encoder::new(sets::FORM).encode_string_in("한국어 사전", Charset::EUC_KR, &mut url);
+    /// assert_eq!(url, "/search?q=%C7%D1%B1%B9%BE%EE+%BB%E7%C0%FC");
+    /// ```
+    pub fn encode_string_in(&self, text: &str, charset: Charset, out: &mut String) {
+        let encoding = charset.output().encoding();
+        if encoding == UTF_8 {
+            return self.encode_string(text, out);
+        }
+        // The bytes of a legacy encoding are not UTF-8: the IRI rules do not apply to them.
+        let bytes = self.with_set(self.set().with_iri(false));
+        if encoding.is_ascii_compatible() {
+            bytes.encode_ascii_compatible(text, encoding, out);
+        } else {
+            bytes.encode_stateful(text, encoding, out);
+        }
+    }
+
+    /// Runs of ASCII straight to the set, the other runs through `encoding_rs`. The encoders
+    /// of ASCII-compatible encodings keep no state between characters, so the runs can be
+    /// converted one by one; a `%HH` escape of the text (`keep_escapes`) is ASCII and so lies
+    /// in one ASCII run.
+    fn encode_ascii_compatible(&self, text: &str, encoding: &'static Encoding, out: &mut String) {
+        let mut converter = encoding.new_encoder();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let ascii = Encoding::ascii_valid_up_to(rest.as_bytes());
+            self.encode_string(&rest[..ascii], out);
+            rest = &rest[ascii..];
+            // A non-ASCII run ends before the next ASCII byte, which starts a character.
+            let run = rest.bytes().position(|b| b.is_ascii()).unwrap_or(rest.len());
+            self.convert(&mut converter, &rest[..run], false, out);
+            rest = &rest[run..];
+        }
+    }
+
+    /// ISO-2022-JP (the one encoding here that is not ASCII-compatible): the whole text
+    /// through the converter, whose state (ASCII, Roman, JIS X 0208) decides the bytes of
+    /// ASCII too. With `keep_escapes`, the text's escapes are cut out and converted on their
+    /// own (the converter switches back to ASCII before them), then copied as written.
+    fn encode_stateful(&self, text: &str, encoding: &'static Encoding, out: &mut String) {
+        debug_assert_eq!(encoding, ISO_2022_JP);
+        let mut converter = encoding.new_encoder();
+        let plain = self.keep_escapes(false);
+        let mut rest = text;
+        if self.is_keeping_escapes() {
+            while let Some(at) = next_escape(rest.as_bytes()) {
+                plain.convert(&mut converter, &rest[..at], false, out);
+                // The escape's own bytes, after the switch to ASCII (if any): copied.
+                let mut switch = Vec::new();
+                convert_raw(&mut converter, &rest[at..at + 3], false, &mut switch);
+                let (sequence, escape) = switch.split_at(switch.len() - 3);
+                plain.encode_string(sequence, out);
+                out.push_str(core::str::from_utf8(escape).unwrap_or_default());
+                rest = &rest[at + 3..];
+            }
+        }
+        plain.convert(&mut converter, rest, true, out);
+    }
+
+    /// Converts `text` with `converter` and percent-encodes the bytes, a chunk at a time;
+    /// unmappable characters become `%26%23N%3B`. `last` ends the stream (ISO-2022-JP returns
+    /// to ASCII).
+    fn convert(&self, converter: &mut encoding_rs::Encoder, mut text: &str, last: bool, out: &mut String) {
+        let mut buf = [0u8; CHUNK];
+        loop {
+            let (result, read, written) =
+                converter.encode_from_utf8_without_replacement(text, &mut buf, last);
+            self.encode_string(&buf[..written], out);
+            text = &text[read..];
+            match result {
+                EncoderResult::InputEmpty => return,
+                EncoderResult::OutputFull => {}
+                EncoderResult::Unmappable(c) => self.reference(c, out),
+            }
+        }
+    }
+
+    /// `%26%23N%3B`: `&#N;` with its punctuation escaped whatever the set, as the URL
+    /// Standard writes it, in this encoder's case of hex digits.
+    fn reference(&self, c: char, out: &mut String) {
+        use core::fmt::Write;
+        let semicolon = if self.is_lowercase() { "%3b" } else { "%3B" };
+        // Writing to a `String` cannot fail.
+        let _ = write!(out, "%26%23{}{semicolon}", u32::from(c));
+    }
+}
+
+/// The bytes `converter` writes for `text`, unmappable characters as `&#N;` (only called on
+/// ASCII, which ISO-2022-JP always maps).
+fn convert_raw(converter: &mut encoding_rs::Encoder, text: &str, last: bool, out: &mut Vec<u8>) {
+    let mut buf = [0u8; 16];
+    let (result, read, written) = converter.encode_from_utf8_without_replacement(text, &mut buf, last);
+    debug_assert_eq!((result, read), (EncoderResult::InputEmpty, text.len()));
+    out.extend_from_slice(&buf[..written]);
+}
+
+/// The offset of the first `%HH` escape in `bytes`.
+fn next_escape(bytes: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'%', bytes).find(|&at| {
+        bytes.len() - at >= 3 && bytes[at + 1].is_ascii_hexdigit() && bytes[at + 2].is_ascii_hexdigit()
+    })
+}
