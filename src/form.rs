@@ -37,6 +37,8 @@ use alloc::string::String;
 use core::fmt;
 use core::iter::FusedIterator;
 
+#[cfg(feature = "encoding")]
+use crate::charset::Charset;
 use crate::{Decoder, Encoder, sets};
 
 /// Parses an `application/x-www-form-urlencoded` byte string into its `(name, value)` pairs,
@@ -77,7 +79,30 @@ use crate::{Decoder, Encoder, sets};
 /// assert!(matches!((name, value), (Cow::Borrowed("plain"), Cow::Borrowed("text"))));
 /// ```
 pub fn parse<I: AsRef<[u8]> + ?Sized>(input: &I) -> Pairs<'_> {
-    Pairs { rest: input.as_ref() }
+    Pairs {
+        rest: input.as_ref(),
+        #[cfg(feature = "encoding")]
+        charset: Charset::UTF_8,
+    }
+}
+
+/// [`parse`] for a form body that a page in a legacy encoding sent: each name and value is
+/// decoded from `charset` (lossily, as [`parse`] decodes UTF-8: each malformed sequence
+/// becomes U+FFFD). The reverse of [`serialize_in`]; with [`Charset::UTF_8`] this is
+/// [`parse`]. Behind the feature `encoding`.
+///
+/// ```
+/// use pctenc::charset::Charset;
+/// use pctenc::form;
+///
+/// let pairs: Vec<_> = form::parse_in("q=%8C%9F%8D%F5&page=2", Charset::SHIFT_JIS).collect();
+/// assert_eq!(pairs, [("q".into(), "検索".into()), ("page".into(), "2".into())]);
+/// // Bytes that are not Shift_JIS become U+FFFD.
+/// assert_eq!(form::parse_in("q=%82", Charset::SHIFT_JIS).next().unwrap().1, "\u{FFFD}");
+/// ```
+#[cfg(feature = "encoding")]
+pub fn parse_in<I: AsRef<[u8]> + ?Sized>(input: &I, charset: Charset) -> Pairs<'_> {
+    Pairs { rest: input.as_ref(), charset }
 }
 
 /// Parses a query string as `new URLSearchParams(string)` does: one leading `?` is dropped,
@@ -118,6 +143,9 @@ pub fn parse_query<I: AsRef<[u8]> + ?Sized>(input: &I) -> Pairs<'_> {
 pub struct Pairs<'a> {
     /// The input not yet parsed.
     rest: &'a [u8],
+    /// What the escapes' bytes are in.
+    #[cfg(feature = "encoding")]
+    charset: Charset,
 }
 
 impl<'a> Pairs<'a> {
@@ -164,7 +192,7 @@ impl<'a> Iterator for Pairs<'a> {
                 Some(eq) => (&piece[..eq], &piece[eq + 1..]),
                 None => (piece, &b""[..]),
             };
-            return Some((decode(name), decode(value)));
+            return Some((self.decode(name), self.decode(value)));
         }
     }
 
@@ -176,6 +204,21 @@ impl<'a> Iterator for Pairs<'a> {
 }
 
 impl FusedIterator for Pairs<'_> {}
+
+impl<'a> Pairs<'a> {
+    /// A name or value: `+` as space, lenient escapes, lossy UTF-8 (or the charset).
+    fn decode(&self, bytes: &'a [u8]) -> Cow<'a, str> {
+        #[cfg(feature = "encoding")]
+        if self.charset != Charset::UTF_8 {
+            return match Decoder::FORM.decode_to_str_in(bytes, self.charset) {
+                Ok(text) => text,
+                // As below: lenient and lossy.
+                Err(_) => unreachable!("Decoder::FORM never fails"),
+            };
+        }
+        decode(bytes)
+    }
+}
 
 /// A name or value: `+` as space, lenient escapes, lossy UTF-8.
 fn decode(bytes: &[u8]) -> Cow<'_, str> {
@@ -208,6 +251,9 @@ pub struct Serializer {
     out: String,
     /// Where the pairs start in `out`: the first pair appended there gets no `&`.
     start: usize,
+    /// What names and values are encoded in before they are percent-encoded.
+    #[cfg(feature = "encoding")]
+    charset: Option<Charset>,
 }
 
 impl Serializer {
@@ -217,7 +263,12 @@ impl Serializer {
     /// assert_eq!(pctenc::form::Serializer::new().finish(), "");
     /// ```
     pub const fn new() -> Serializer {
-        Serializer { out: String::new(), start: 0 }
+        Serializer {
+            out: String::new(),
+            start: 0,
+            #[cfg(feature = "encoding")]
+            charset: None,
+        }
     }
 
     /// A serializer that appends to `target`, to write the query string after a URL's `?`
@@ -235,7 +286,32 @@ impl Serializer {
     /// ```
     pub fn append_to(target: String) -> Serializer {
         let start = target.len();
-        Serializer { out: target, start }
+        Serializer {
+            out: target,
+            start,
+            #[cfg(feature = "encoding")]
+            charset: None,
+        }
+    }
+
+    /// Encodes the names and values appended from now on in `charset` before percent-encoding
+    /// them, as a form of a page in that encoding is submitted (what
+    /// `form_urlencoded::Serializer::encoding_override` is for): characters that `charset`
+    /// cannot represent are written as `%26%23N%3B`, UTF-16 and `replacement` as UTF-8. See
+    /// [`Encoder::encode_in`]. Behind the feature `encoding`.
+    ///
+    /// ```
+    /// use pctenc::charset::Charset;
+    /// use pctenc::form::Serializer;
+    ///
+    /// let mut form = Serializer::new();
+    /// form.charset(Charset::WINDOWS_1252).append_pair("city", "Zürich").append_pair("s", "☃");
+    /// assert_eq!(form.finish(), "city=Z%FCrich&s=%26%239731%3B");
+    /// ```
+    #[cfg(feature = "encoding")]
+    pub fn charset(&mut self, charset: Charset) -> &mut Serializer {
+        self.charset = Some(charset);
+        self
     }
 
     /// Appends one pair, so that pairs can come from anywhere (a loop, conditions) in order.
@@ -256,6 +332,13 @@ impl Serializer {
         const FORM: Encoder = Encoder::new(sets::FORM);
         if self.out.len() > self.start {
             self.out.push('&');
+        }
+        #[cfg(feature = "encoding")]
+        if let Some(charset) = self.charset {
+            FORM.encode_string_in(name, charset, &mut self.out);
+            self.out.push('=');
+            FORM.encode_string_in(value, charset, &mut self.out);
+            return self;
         }
         FORM.encode_string(name, &mut self.out);
         self.out.push('=');
@@ -343,5 +426,29 @@ where
 {
     let mut form = Serializer::new();
     form.extend_pairs(pairs);
+    form.finish()
+}
+
+/// [`serialize`] in a legacy encoding: names and values are encoded in `charset` before they
+/// are percent-encoded ([`Serializer::charset`]). Behind the feature `encoding`.
+///
+/// ```
+/// use pctenc::charset::Charset;
+/// use pctenc::form;
+///
+/// let body = form::serialize_in([("q", "서울 날씨")], Charset::EUC_KR);
+/// assert_eq!(body, "q=%BC%AD%BF%EF+%B3%AF%BE%BE");
+/// assert!(form::parse_in(&body, Charset::EUC_KR).eq([("q".into(), "서울 날씨".into())]));
+/// ```
+#[cfg(feature = "encoding")]
+pub fn serialize_in<I, K, V>(pairs: I, charset: Charset) -> String
+where
+    I: IntoIterator,
+    I::Item: Borrow<(K, V)>,
+    K: AsRef<str>,
+    V: AsRef<str>,
+{
+    let mut form = Serializer::new();
+    form.charset(charset).extend_pairs(pairs);
     form.finish()
 }

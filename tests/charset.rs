@@ -362,3 +362,29 @@ fn explain_names_the_encodings() {
     assert!(readings.iter().any(|r| r.charset == Charset::WINDOWS_1252 && r.text == "Fußball"));
     assert!(readings.iter().all(|r| r.charset != Charset::UTF_8));
 }
+
+#[test]
+fn form_pairs_in_a_legacy_encoding() {
+    use pctenc::form;
+    let pairs = [("名前", "山田 太郎"), ("note", "1+1=2 & ☃"), ("", "")];
+    for cs in [Charset::SHIFT_JIS, Charset::EUC_JP, Charset::ISO_2022_JP, Charset::GB18030, Charset::BIG5] {
+        let body = form::serialize_in(pairs, cs);
+        assert!(body.is_ascii(), "{cs}");
+        let back: Vec<_> = form::parse_in(&body, cs).collect();
+        // The snowman is in none of them but GB18030 (which has all of Unicode): it comes
+        // back as its character reference.
+        let snowman = if cs == Charset::GB18030 { "☃" } else { "&#9731;" };
+        let expected: Vec<_> = pairs.iter().map(|&(n, v)| (n.to_string(), v.replace('☃', snowman))).collect();
+        let back: Vec<_> = back.into_iter().map(|(n, v)| (n.into_owned(), v.into_owned())).collect();
+        assert_eq!(back, expected, "{cs}");
+    }
+    // UTF-8, and the encodings that forms write as UTF-8, are the plain serializer.
+    for label in ["utf-8", "utf-16le", "replacement"] {
+        assert_eq!(form::serialize_in(pairs, charset(label)), form::serialize(pairs), "{label}");
+    }
+    assert!(form::parse_in("a=%E2%98%83", Charset::UTF_8).eq(form::parse("a=%E2%98%83")));
+    // The serializer switches when told, for the pairs after.
+    let mut s = form::Serializer::new();
+    s.append_pair("a", "é").charset(Charset::WINDOWS_1252).append_pair("b", "é");
+    assert_eq!(s.finish(), "a=%C3%A9&b=%E9");
+}
