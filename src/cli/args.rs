@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use pctenc::charset::Charset;
 use pctenc::{Backend, Decoder, Reject, Set};
 
 /// The exit statuses, the same for every command (as grep's and diff's).
@@ -100,7 +101,7 @@ impl Cli {
             Command::Decode(a) => (None, Some(a.run.threads.is_some()), Some(a.run.no_progress)),
             Command::Check(a) => (Some(a.backend.is_some()), None, None),
             Command::Info(a) => (Some(a.backend.is_some()), Some(a.threads.is_some()), None),
-            Command::Normalize(_) | Command::Sets => (None, None, None),
+            Command::Normalize(_) | Command::Sets | Command::Charsets => (None, None, None),
         };
         let given = [
             ("--backend", self.backend.is_some(), backend),
@@ -183,6 +184,9 @@ pub enum Command {
     /// List every set with the characters it keeps.
     #[command(after_help = NO_DATA_EXIT_STATUS)]
     Sets,
+    /// List the character encodings of --charset with their labels.
+    #[command(after_help = NO_DATA_EXIT_STATUS)]
+    Charsets,
     /// Show the CPU features found, the backends available and the one chosen.
     #[command(after_help = NO_DATA_EXIT_STATUS)]
     Info(InfoArgs),
@@ -254,6 +258,12 @@ pub struct EncodeArgs {
     /// `+` is kept as an encoded space.
     #[arg(long)]
     pub keep_escapes: bool,
+    /// Convert each line to this character encoding before percent-encoding it, as a page in
+    /// that encoding submits a form (`sjis`, `euc-kr`, `big5`, `gb18030`, `cp1252`, ...; see
+    /// `pctenc charsets`). A character it cannot represent is written as `%26%23N%3B` (`&#N;`).
+    /// The input must be UTF-8 text.
+    #[arg(long, value_name = "LABEL", value_parser = parse_charset, conflicts_with = "binary")]
+    pub charset: Option<Charset>,
     #[command(flatten)]
     pub io: IoArgs,
 }
@@ -281,6 +291,10 @@ pub struct CheckArgs {
     /// An input before it that cannot be read is reported.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Also require each line's escapes to decode to valid text in this character encoding
+    /// (`utf-8`, `sjis`, `euc-kr`, ...; see `pctenc charsets`).
+    #[arg(long, value_name = "LABEL", value_parser = parse_charset)]
+    pub charset: Option<Charset>,
     /// Input files; `-` or none reads standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -294,10 +308,21 @@ pub struct DecodeArgs {
     /// Decode `+` as a space (forms, `quote_plus`).
     #[arg(long)]
     pub plus: bool,
-    /// What to do with decoded bytes that are not valid UTF-8: write them as they are
-    /// (`bytes`), fail (`strict`), or replace each bad sequence by U+FFFD (`lossy`).
-    #[arg(long, value_name = "MODE", default_value = "bytes", ignore_case = true)]
-    pub utf8: Utf8Arg,
+    /// What to do with decoded bytes that are not valid UTF-8 (or, with --charset, not valid
+    /// in that encoding): write them as they are (`bytes`, the default without --charset),
+    /// fail (`strict`, the default with it), or replace each bad sequence by U+FFFD (`lossy`).
+    #[arg(long, value_name = "MODE", ignore_case = true)]
+    pub utf8: Option<Utf8Arg>,
+    /// The decoded bytes are text in this character encoding (`sjis`, `euc-kr`, `big5`,
+    /// `gb18030`, `cp1252`, ...; see `pctenc charsets`): convert them to UTF-8, with --utf8
+    /// saying what a malformed sequence does. Each line is decoded on its own.
+    #[arg(long, value_name = "LABEL", value_parser = parse_charset)]
+    pub charset: Option<Charset>,
+    /// Instead of the decoded text, write for each line whose decoded bytes are not UTF-8
+    /// the common legacy encodings that read them without an error, and the text under each:
+    /// help to see which encoding mojibake came from.
+    #[arg(long, conflicts_with = "charset")]
+    pub explain: bool,
     /// Copy the escapes of the bytes in set NAME exactly as written (`%2F` stays `%2F`, case
     /// kept): a name as `encode --set` takes, or `uri-reserved` (`;/?:@&=+$,#`, as JavaScript's
     /// decodeURI). The named sets escape non-ASCII bytes, so they keep every non-ASCII escape
@@ -391,6 +416,18 @@ fn unknown(what: &str, name: &str, names: &[&str], aliases: &[&str]) -> String {
         None => String::new(),
     };
     format!("unknown {what}{tip}; known {what}s: {}", names.join(", "))
+}
+
+fn parse_charset(label: &str) -> Result<Charset, String> {
+    Charset::for_label(label).map_err(|_| {
+        let names: Vec<&str> = Charset::all().map(Charset::name).collect();
+        let labels: Vec<&str> = Charset::all().flat_map(|c| c.labels().iter().copied()).collect();
+        let tip = match nearest(label, names.iter().chain(&labels).copied()) {
+            Some(near) => format!(" (did you mean `{near}`?)"),
+            None => String::new(),
+        };
+        format!("unknown character encoding{tip}; `pctenc charsets` lists them and their labels")
+    })
 }
 
 fn parse_backend(name: &str) -> Result<Backend, String> {

@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use pctenc::{Encoder, ValidationError};
+use pctenc::charset::Charset;
+use pctenc::{Decoder, Encoder, Utf8Mode, ValidationError};
 
 use super::input::{CHUNK, Input};
 use super::{Failure, report};
@@ -15,6 +16,8 @@ pub struct Options {
     /// Report no bad line, only the exit status, and read nothing more after the first bad
     /// line (`--quiet`, as `grep -q`).
     pub quiet: bool,
+    /// Each line's escapes must also decode to valid text in this encoding (`--charset`).
+    pub charset: Option<Charset>,
 }
 
 /// Validates every line of every input and reports each invalid line (its first problem) on
@@ -121,6 +124,8 @@ struct Lines<'a> {
     line: u64,
     /// The current line already has an error (reported).
     failed: bool,
+    /// With `--charset`: the current line so far, to decode once it ends.
+    text: Vec<u8>,
 }
 
 impl<'a> Lines<'a> {
@@ -135,6 +140,7 @@ impl<'a> Lines<'a> {
             line_start: 0,
             line: 1,
             failed: false,
+            text: Vec::new(),
         }
     }
 
@@ -154,6 +160,7 @@ impl<'a> Lines<'a> {
             let end = start + nl;
             let content = if end > start && data[end - 1] == b'\r' { end - 1 } else { end };
             self.piece(&data[start..content], at(start));
+            self.end_line();
             start = end + 1;
             if self.done() {
                 return Fed::Stopped { at: at(start), line_ended: true };
@@ -167,6 +174,9 @@ impl<'a> Lines<'a> {
         let rest = &data[start..];
         let cut = if last { rest.len() } else { safe_cut(rest, self.encoder.set().is_iri()) };
         self.piece(&rest[..cut], at(start));
+        if last {
+            self.end_line();
+        }
         if self.done() {
             return Fed::Stopped { at: at(data.len()), line_ended: last };
         }
@@ -180,21 +190,46 @@ impl<'a> Lines<'a> {
         if self.failed || bytes.is_empty() {
             return;
         }
-        if let Err(e) = self.encoder.validate(bytes) {
-            self.report(at, e);
+        match self.encoder.validate(bytes) {
+            Err(e) => self.report(at, e),
+            Ok(()) if self.options.charset.is_some() => self.text.extend_from_slice(bytes),
+            Ok(()) => {}
         }
     }
 
+    /// The current line has been validated to its end: with `--charset`, its escapes
+    /// must decode to text in that encoding.
+    fn end_line(&mut self) {
+        let text = std::mem::take(&mut self.text);
+        let Some(charset) = self.options.charset else { return };
+        if self.failed {
+            self.text = text;
+            self.text.clear();
+            return;
+        }
+        // The line is valid for the set, so its escapes decode: only the text can be bad.
+        let decoder = Decoder::new().plus_as_space(self.encoder.set().space_as_plus()).utf8(Utf8Mode::Strict);
+        if let Err(e) = decoder.decode_in(&text, charset) {
+            let why = format!("decodes to bytes that are not valid {charset}");
+            self.bad_at(self.line_start + e.offset() as u64, &why);
+        }
+        self.text = text;
+        self.text.clear();
+    }
+
     fn report(&mut self, at: u64, e: ValidationError) {
-        let offset = at + e.offset() as u64;
+        let why = e.to_string();
+        let why = why.split_once(": ").map_or(why.as_str(), |(_, w)| w);
+        self.bad_at(at + e.offset() as u64, why);
+    }
+
+    fn bad_at(&mut self, offset: u64, why: &str) {
         let column = offset - self.line_start + 1;
         self.failed = true;
         self.bad += 1;
         if self.options.quiet {
             return;
         }
-        let why = e.to_string();
-        let why = why.split_once(": ").map_or(why.as_str(), |(_, w)| w);
         report(format_args!("{}:{}:{}: offset {offset}: {why}", self.name, self.line, column));
     }
 }

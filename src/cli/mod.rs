@@ -1,6 +1,7 @@
 //! The `pctenc` command: streaming encode and decode over files and pipes.
 
 pub mod args;
+mod charset;
 mod check;
 mod decode;
 mod encode;
@@ -28,6 +29,9 @@ pub enum Failure {
     Io { what: String, error: io::Error },
     /// The input is not a valid encoding.
     Decode { input: String, line: u64, column: u64, error: pctenc::DecodeError },
+    /// Input data that is not what the command needs (text that is not UTF-8 for
+    /// `encode --charset`, escapes that are not valid in the charset of `decode --charset`).
+    Data { input: String, line: u64, column: u64, message: String },
     /// The command line asks for something impossible.
     Usage(String),
     /// `check` found invalid lines (already reported, one per line).
@@ -45,7 +49,7 @@ impl Failure {
     /// that is not valid, 2 for a usage or I/O error.
     pub fn status(&self) -> i32 {
         match self {
-            Failure::Decode { .. } | Failure::Invalid => 1,
+            Failure::Decode { .. } | Failure::Data { .. } | Failure::Invalid => 1,
             Failure::Usage(_) | Failure::Io { .. } | Failure::Unreadable => 2,
         }
     }
@@ -66,6 +70,7 @@ impl fmt::Display for Failure {
         match self {
             Failure::Io { what, error } => write!(f, "{what}: {error}"),
             Failure::Decode { input, line, column, error } => write!(f, "{input}:{line}:{column}: {error}"),
+            Failure::Data { input, line, column, message } => write!(f, "{input}:{line}:{column}: {message}"),
             Failure::Usage(message) => f.write_str(message),
             Failure::Invalid => f.write_str("invalid input"),
             Failure::Unreadable => f.write_str("some inputs could not be read"),
@@ -148,14 +153,18 @@ fn command(cli: Cli) -> Result<(), Failure> {
                 Encoder::new(set).engine(engine).lowercase(args.lowercase).keep_escapes(args.keep_escapes);
             let mut out = Output::open(args.io.output.as_deref())?;
             let progress = progress(&args.io.files, &out);
-            encode::run(&encoder, args.binary, &args.io.files, &mut out, &progress)?;
+            match args.charset {
+                Some(cs) => charset::encode(&encoder, cs, &args.io.files, &mut out, &progress)?,
+                None => encode::run(&encoder, args.binary, &args.io.files, &mut out, &progress)?,
+            }
             out.finish()
         }
         Command::Decode(args) => {
             let utf8 = match args.utf8 {
-                args::Utf8Arg::Bytes => pctenc::Utf8Mode::Bytes,
-                args::Utf8Arg::Strict => pctenc::Utf8Mode::Strict,
-                args::Utf8Arg::Lossy => pctenc::Utf8Mode::Lossy,
+                None if args.charset.is_some() => pctenc::Utf8Mode::Strict,
+                None | Some(args::Utf8Arg::Bytes) => pctenc::Utf8Mode::Bytes,
+                Some(args::Utf8Arg::Strict) => pctenc::Utf8Mode::Strict,
+                Some(args::Utf8Arg::Lossy) => pctenc::Utf8Mode::Lossy,
             };
             let mut decoder = pctenc::Decoder::new()
                 .lenient(args.lenient)
@@ -168,7 +177,13 @@ fn command(cli: Cli) -> Result<(), Failure> {
             }
             let mut out = Output::open(args.io.output.as_deref())?;
             let progress = progress(&args.io.files, &out);
-            decode::run(decoder, &args.io.files, &mut out, &progress)?;
+            if args.explain {
+                charset::explain_lines(decoder, &args.io.files, &mut out, &progress)?;
+            } else if let Some(cs) = args.charset {
+                charset::decode(decoder, cs, &args.io.files, &mut out, &progress)?;
+            } else {
+                decode::run(decoder, &args.io.files, &mut out, &progress)?;
+            }
             out.finish()
         }
         Command::Normalize(args) => {
@@ -182,12 +197,17 @@ fn command(cli: Cli) -> Result<(), Failure> {
             check::run(
                 &Encoder::new(set).engine(engine),
                 &args.files,
-                check::Options { limit, quiet: args.quiet },
+                check::Options { limit, quiet: args.quiet, charset: args.charset },
             )
         }
         Command::Sets => {
             let mut out = Output::open(None)?;
             out.write_all(sets::table().as_bytes())?;
+            out.finish()
+        }
+        Command::Charsets => {
+            let mut out = Output::open(None)?;
+            out.write_all(charset::table().as_bytes())?;
             out.finish()
         }
         Command::Info(_) => {

@@ -1,5 +1,6 @@
 //! The `pctenc` binary: exit codes, line mode, `--binary`, `-o` atomicity, streaming.
 
+mod charset;
 mod messages;
 mod output;
 mod run;

@@ -371,12 +371,21 @@ fn options_of(help: &str) -> Vec<String> {
 #[test]
 fn each_command_lists_its_own_options() {
     let set = ["set", "keep", "escape", "space-as-plus", "iri"];
-    let expected: [(&str, &[&str]); 6] = [
+    let expected: [(&str, &[&str]); 7] = [
         (
             "encode",
             &[
                 &set[..],
-                &["lowercase", "binary", "keep-escapes", "backend", "threads", "no-progress", "output"],
+                &[
+                    "lowercase",
+                    "binary",
+                    "keep-escapes",
+                    "charset",
+                    "backend",
+                    "threads",
+                    "no-progress",
+                    "output",
+                ],
             ]
             .concat(),
         ),
@@ -386,6 +395,8 @@ fn each_command_lists_its_own_options() {
                 "lenient",
                 "plus",
                 "utf8",
+                "charset",
+                "explain",
                 "keep-encoded",
                 "legacy-u",
                 "reject",
@@ -394,9 +405,10 @@ fn each_command_lists_its_own_options() {
                 "output",
             ],
         ),
-        ("check", &[&set[..], &["backend", "max-errors", "quiet"]].concat()),
+        ("check", &[&set[..], &["backend", "max-errors", "quiet", "charset"]].concat()),
         ("normalize", &["output"]),
         ("sets", &[]),
+        ("charsets", &[]),
         ("info", &["backend", "threads"]),
     ];
     for (cmd, options) in expected {
