@@ -146,7 +146,7 @@ impl Decoder {
 /// conversion (ISO-2022-JP: no ESC, SO or SI either).
 fn is_plain_ascii(encoding: &'static Encoding, bytes: &[u8]) -> bool {
     if encoding.is_ascii_compatible() {
-        Encoding::ascii_valid_up_to(bytes) == bytes.len()
+        bytes.is_ascii()
     } else if encoding == encoding_rs::ISO_2022_JP {
         Encoding::iso_2022_jp_ascii_valid_up_to(bytes) == bytes.len()
     } else {

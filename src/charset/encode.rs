@@ -14,6 +14,12 @@ use crate::Encoder;
 /// JP's escape sequence and a character, 5 bytes), small enough for the stack.
 const CHUNK: usize = 1024;
 
+/// An ASCII run at least this long is percent-encoded straight from the text, not copied.
+const DIRECT: usize = 256;
+
+/// The bytes gathered before they are percent-encoded: enough to amortize a call.
+const BATCH: usize = 16 << 10;
+
 impl Encoder {
     /// Percent-encodes `text` in a legacy encoding, as a browser writes a form or URL query of
     /// a page in that encoding: the text is converted to `charset`, then each byte is
@@ -53,7 +59,7 @@ impl Encoder {
         if encoding == UTF_8 {
             return self.encode(text);
         }
-        if text.is_ascii() && encoding.is_ascii_compatible() {
+        if encoding.is_ascii_compatible() && super::ascii_prefix(text.as_bytes()) == text.len() {
             return self.encode(text);
         }
         let mut out = String::new();
@@ -93,19 +99,61 @@ impl Encoder {
 
     /// Runs of ASCII straight to the set, the other runs through `encoding_rs`. The encoders
     /// of ASCII-compatible encodings keep no state between characters, so the runs can be
-    /// converted one by one; a `%HH` escape of the text (`keep_escapes`) is ASCII and so lies
-    /// in one ASCII run.
+    /// converted one by one. Short runs of both kinds are gathered in `batch`, their bytes in
+    /// the encoding, and percent-encoded together, so that text that mixes scripts costs one
+    /// encoder call per `BATCH` bytes, not one per run; a long ASCII run is percent-encoded
+    /// straight from the text. A `%HH` escape of the text (`keep_escapes`) is ASCII, so it lies
+    /// in one run, and no character's bytes in these encodings start with a hex digit or
+    /// hold a `%`, so none is made where runs meet.
     fn encode_ascii_compatible(&self, text: &str, encoding: &'static Encoding, out: &mut String) {
         let mut converter = encoding.new_encoder();
+        let mut batch = Vec::new();
         let mut rest = text;
         while !rest.is_empty() {
-            let ascii = Encoding::ascii_valid_up_to(rest.as_bytes());
-            self.encode_string(&rest[..ascii], out);
+            let ascii = super::ascii_prefix(rest.as_bytes());
+            if ascii >= DIRECT {
+                self.encode_string(&batch, out);
+                batch.clear();
+                self.encode_string(&rest[..ascii], out);
+            } else {
+                batch.extend_from_slice(&rest.as_bytes()[..ascii]);
+            }
             rest = &rest[ascii..];
             // A non-ASCII run ends before the next ASCII byte, which starts a character.
             let run = rest.bytes().position(|b| b.is_ascii()).unwrap_or(rest.len());
-            self.convert(&mut converter, &rest[..run], false, out);
+            self.convert_into(&mut converter, &rest[..run], &mut batch, out);
             rest = &rest[run..];
+            if batch.len() >= BATCH {
+                self.encode_string(&batch, out);
+                batch.clear();
+            }
+        }
+        self.encode_string(&batch, out);
+    }
+
+    /// Appends the bytes of `text` in the converter's encoding to `batch`; at a character the
+    /// encoding cannot represent, percent-encodes `batch` into `out`, then writes the
+    /// character's reference.
+    fn convert_into(
+        &self,
+        converter: &mut encoding_rs::Encoder,
+        mut text: &str,
+        batch: &mut Vec<u8>,
+        out: &mut String,
+    ) {
+        while !text.is_empty() {
+            let room = converter.max_buffer_length_from_utf8_without_replacement(text.len()).unwrap_or(CHUNK);
+            let start = batch.len();
+            batch.resize(start + room.max(CHUNK / 64), 0);
+            let (result, read, written) =
+                converter.encode_from_utf8_without_replacement(text, &mut batch[start..], false);
+            batch.truncate(start + written);
+            text = &text[read..];
+            if let EncoderResult::Unmappable(c) = result {
+                self.encode_string(&*batch, out);
+                batch.clear();
+                self.reference(c, out);
+            }
         }
     }
 
