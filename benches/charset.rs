@@ -14,6 +14,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pctenc::charset::Charset;
 use pctenc::{Decoder, Encoder, Utf8Mode, sets};
 
+// Only the workloads: the rest of the module serves the other benchmarks.
+#[allow(dead_code)]
 mod common;
 use common::Workload;
 

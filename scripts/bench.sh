@@ -20,6 +20,12 @@ python3 scripts/bench-report.py collect
 # Short strings: ns per call, many cheap calls, so shorter measurements do (about 6 minutes).
 cargo bench --bench short -- --warm-up-time 0.3 --measurement-time 0.7
 python3 scripts/bench-report.py collect-short
+# Legacy encodings: three rounds, whose medians the report takes the median of.
+for round in 1 2 3; do
+  rm -rf target/criterion/charset-*
+  cargo bench --bench charset -- --warm-up-time 0.5 --measurement-time 2
+  python3 scripts/bench-report.py collect-charset --round "$round"
+done
 python3 scripts/large-inputs.py --runs 15 --json benches/results/large-inputs.json
 bash pctenc-capi/bench.sh --json benches/results/capi.json
 python3 scripts/bench-report.py
