@@ -213,8 +213,10 @@ of input):
 {chr(10).join(rows)}
 
 Goal: ASCII text stays on the SIMD paths at their speed (within 10%, this machine's noise
-between neighbouring runs). {verdict} On Japanese text `encoding_rs`'s own conversion takes
-most of the time (`perf`: about three quarters of an encode).
+between neighbouring runs). On Japanese text `encoding_rs`'s own conversion takes most of the
+time (`perf`: about three quarters of an encode).
+
+{verdict}
 """
 
 
