@@ -789,3 +789,68 @@ pub fn form_serialize(pairs: &[(String, String)], target: &str) {
         pctenc::form::parse(&want).map(|(n, v)| (n.into_owned(), v.into_owned())).collect();
     same("form::parse(serialize(pairs))", parsed.as_slice(), pairs, &case);
 }
+
+/// `decode_in` in the encoding and decoder options `pick` chooses: in bytes mode the byte
+/// decoder's result; in lossy mode that result decoded by `encoding_rs` (never an error when
+/// the byte decoder succeeds); in strict mode the same text when the bytes are valid in the
+/// encoding, else an `InvalidCharset` error at an input offset before which the input
+/// decodes to valid text. Then, when the input is UTF-8, `encode_in` of it is ASCII and
+/// decodes back to what its characters give one by one (themselves, or the `&#N;` of one the
+/// encoding lacks).
+pub fn charset(pick: u8, input: &[u8]) {
+    use pctenc::charset::Charset;
+    let all: Vec<Charset> = Charset::all().collect();
+    let cs = all[usize::from(pick) % all.len()];
+    let base = Decoder::new().lenient(pick & 0x40 != 0).plus_as_space(pick & 0x80 != 0);
+    let bytes = base.decode(input);
+    assert_eq!(base.decode_in(input, cs), bytes, "bytes mode, {cs} {}", show(input));
+    let lossy = base.utf8(Utf8Mode::Lossy).decode_in(input, cs);
+    let strict = base.utf8(Utf8Mode::Strict).decode_in(input, cs);
+    match &bytes {
+        Err(e) => {
+            if cs != Charset::UTF_8 {
+                assert_eq!(lossy.as_ref().unwrap_err(), e, "lossy, {cs} {}", show(input));
+            }
+            let s = strict.as_ref().unwrap_err();
+            assert!(s.offset() <= e.offset(), "strict {s} after {e}, {cs} {}", show(input));
+        }
+        Ok(b) => {
+            let (text, malformed) = cs.encoding().decode_without_bom_handling(b);
+            assert_eq!(lossy.as_deref().unwrap(), text.as_bytes(), "lossy, {cs} {}", show(input));
+            match &strict {
+                Ok(s) => {
+                    assert!(!malformed, "strict accepted malformed bytes, {cs} {}", show(input));
+                    assert_eq!(s.as_ref(), text.as_bytes(), "strict, {cs} {}", show(input));
+                }
+                Err(e) => {
+                    assert!(malformed, "strict refused valid bytes: {e}, {cs} {}", show(input));
+                    let kind = if cs == Charset::UTF_8 {
+                        DecodeErrorKind::InvalidUtf8
+                    } else {
+                        DecodeErrorKind::InvalidCharset
+                    };
+                    assert_eq!(e.kind(), kind, "{cs} {}", show(input));
+                    assert!(e.offset() < input.len(), "{e}, {cs} {}", show(input));
+                }
+            }
+        }
+    }
+    let Ok(text) = std::str::from_utf8(input) else { return };
+    let enc = Encoder::new(pctenc::sets::RFC3986).keep_escapes(pick & 0x20 != 0).lowercase(pick & 0x10 != 0);
+    let encoded = enc.encode_in(text, cs);
+    assert!(encoded.is_ascii(), "{cs} {}", show(input));
+    if enc.is_keeping_escapes() {
+        return; // the text's escapes are copied, so decoding does not give the text back
+    }
+    let back = Decoder::new().utf8(Utf8Mode::Strict).decode_to_str_in(&*encoded, cs.output());
+    let back = back.unwrap_or_else(|e| panic!("{e}: {encoded}, {cs} {}", show(input)));
+    // Character by character: each decodes to itself, or to the `&#N;` it was written as.
+    let mut expected = String::new();
+    for c in text.chars() {
+        let mut buf = [0; 4];
+        let alone = enc.encode_in(c.encode_utf8(&mut buf), cs);
+        expected
+            .push_str(&Decoder::new().utf8(Utf8Mode::Strict).decode_to_str_in(&*alone, cs.output()).unwrap());
+    }
+    assert_eq!(back, expected, "round trip, {cs} {}", show(input));
+}
