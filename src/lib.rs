@@ -108,6 +108,7 @@
 //! | encode or decode input that arrives in pieces | [`StreamEncoder`], [`StreamDecoder`] |
 //! | encode or decode through a `Read` or a `Write`, in bounded memory | [`EncodeWriter`], [`DecodeWriter`], [`EncodeReader`], [`DecodeReader`] |
 //! | encode or decode a large input on every core (`rayon`) | [`Encoder::par_encode_vec`], [`Encoder::par_encode_to`], [`Decoder::par_decode_vec`] |
+//! | text in Shift_JIS, EUC-KR, Big5, GB18030, windows-1252, ... (`encoding`) | `Encoder::encode_in`, `Decoder::decode_in`, `form::serialize_in`, `form::parse_in`; labels and mojibake help in `charset` |
 //!
 //! # Coming from the `percent-encoding` crate
 //!
@@ -134,8 +135,10 @@
 //!   encoder and decoder. Without it, the crate is `no_std` and offers the slice, in-place
 //!   and lazy APIs.
 //! - `rayon` (enabled by `cli`): the parallel paths for large inputs.
-//! - `cli` (default): what the `pctenc` binary needs (`clap`, `memmap2`, `indicatif`, ...), and
-//!   `rayon`. Libraries should depend on pctenc with `default-features = false, features =
+//! - `encoding` (enabled by `cli`): legacy character encodings, the WHATWG way, through
+//!   `encoding_rs` (the `charset` module).
+//! - `cli` (default): what the `pctenc` binary needs (`clap`, `memmap2`, `indicatif`, ...),
+//!   `rayon` and `encoding`. Libraries should depend on pctenc with `default-features = false, features =
 //!   ["std"]` (and `"rayon"` for the parallel paths).
 
 #![cfg_attr(not(test), no_std)]
