@@ -269,6 +269,13 @@ fn iso_2022_jp() {
     let keep = Encoder::new(sets::RFC3986).keep_escapes(true);
     assert_eq!(keep.encode_in("%41あ%4", jp), "%41%1B%24B%24%22%1B%28B%254");
     assert_eq!(keep.encode_in("あ%41", jp), "%1B%24B%24%22%1B%28B%41");
+    // A kept escape after Roman (`ESC ( J`, where 0x7E is `‾`) switches back to ASCII first.
+    assert_eq!(keep.encode_in("¥%7E", jp), "%1B%28J%5C%1B%28B%7E");
+    assert_eq!(STRICT.decode_to_str_in("%1B%28J%5C%1B%28B%7E", jp).unwrap(), "¥~");
+    // With a space-as-`+` set, a `+` is kept as an encoded space, as in every encoding.
+    let form = Encoder::new(sets::FORM).keep_escapes(true);
+    assert_eq!(form.encode_in("a+b c%41あ+", jp), "a+b+c%41%1B%24B%24%22%1B%28B+");
+    assert_eq!(form.encode_in("a+b c%41", Charset::SHIFT_JIS), "a+b+c%41");
     // チ is 0x25 0x41 in JIS X 0208: its `%` is escaped, and the `4` after it is ASCII.
     assert_eq!(keep.encode_in("チ4", jp), "%1B%24B%25A%1B%28B4");
 }

@@ -24,7 +24,13 @@ impl Decoder {
     /// - [`Bytes`](Utf8Mode::Bytes): the bytes as decoded, not converted.
     ///
     /// A byte order mark is data (no BOM sniffing: the caller named the encoding). With UTF-8
-    /// this is [`decode`](Decoder::decode). The output borrows `input` when there is nothing
+    /// this is [`decode`](Decoder::decode).
+    ///
+    /// [`legacy_u`](Decoder::legacy_u), [`keep_encoded`](Decoder::keep_encoded) and
+    /// [`reject`](Decoder::reject) act on the decoded *bytes*, before the conversion: a
+    /// `%uHHHH` escape gives the UTF-8 bytes of its character, and the second byte of a
+    /// two-byte character (Shift_JIS's `0x5C`, a backslash on its own, in `表`) is kept or
+    /// rejected as that byte. They are for UTF-8; the CLI refuses them with `--charset`. The output borrows `input` when there is nothing
     /// to decode or convert (ASCII without escapes).
     ///
     /// Behind the feature `encoding`.

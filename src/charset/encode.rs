@@ -160,22 +160,25 @@ impl Encoder {
     /// ISO-2022-JP (the one encoding here that is not ASCII-compatible): the whole text
     /// through the converter, whose state (ASCII, Roman, JIS X 0208) decides the bytes of
     /// ASCII too. With `keep_escapes`, the text's escapes are cut out and converted on their
-    /// own (the converter switches back to ASCII before them), then copied as written.
+    /// own (the converter is switched back to ASCII before them), then copied as written.
     fn encode_stateful(&self, text: &str, encoding: &'static Encoding, out: &mut String) {
         debug_assert_eq!(encoding, ISO_2022_JP);
         let mut converter = encoding.new_encoder();
         let plain = self.keep_escapes(false);
         let mut rest = text;
         if self.is_keeping_escapes() {
-            while let Some(at) = next_escape(rest.as_bytes()) {
+            let plus = self.set().space_as_plus();
+            while let Some((at, len)) = next_kept(rest.as_bytes(), plus) {
                 plain.convert(&mut converter, &rest[..at], false, out);
-                // The escape's own bytes, after the switch to ASCII (if any): copied.
+                // Back to ASCII (from JIS X 0208, or from Roman, where `~` and `\` are other
+                // characters), where the kept bytes mean themselves: a backslash, which only
+                // ASCII has, makes the converter switch (`ESC ( B`), and is dropped.
                 let mut switch = Vec::new();
-                convert_raw(&mut converter, &rest[at..at + 3], false, &mut switch);
-                let (sequence, escape) = switch.split_at(switch.len() - 3);
-                plain.encode_string(sequence, out);
-                out.push_str(core::str::from_utf8(escape).unwrap_or_default());
-                rest = &rest[at + 3..];
+                convert_raw(&mut converter, "\\", false, &mut switch);
+                switch.pop();
+                plain.encode_string(&switch, out);
+                out.push_str(&rest[at..at + len]);
+                rest = &rest[at + len..];
             }
         }
         plain.convert(&mut converter, rest, true, out);
@@ -218,9 +221,17 @@ fn convert_raw(converter: &mut encoding_rs::Encoder, text: &str, last: bool, out
     out.extend_from_slice(&buf[..written]);
 }
 
-/// The offset of the first `%HH` escape in `bytes`.
-fn next_escape(bytes: &[u8]) -> Option<usize> {
-    memchr::memchr_iter(b'%', bytes).find(|&at| {
+/// Where the first byte run that `keep_escapes` copies starts in `bytes`, and its length: a
+/// `%HH` escape, or with `plus` (a space-as-`+` set) a `+`, which stands for a space.
+fn next_kept(bytes: &[u8], plus: bool) -> Option<(usize, usize)> {
+    let escape = |at: usize| {
         bytes.len() - at >= 3 && bytes[at + 1].is_ascii_hexdigit() && bytes[at + 2].is_ascii_hexdigit()
+    };
+    let mut found =
+        if plus { memchr::memchr2_iter(b'%', b'+', bytes) } else { memchr::memchr2_iter(b'%', b'%', bytes) };
+    found.find_map(|at| match bytes[at] {
+        b'+' => Some((at, 1)),
+        _ if escape(at) => Some((at, 3)),
+        _ => None,
     })
 }

@@ -315,8 +315,11 @@ pub struct DecodeArgs {
     pub utf8: Option<Utf8Arg>,
     /// The decoded bytes are text in this character encoding (`sjis`, `euc-kr`, `big5`,
     /// `gb18030`, `cp1252`, ...; see `pctenc charsets`): convert them to UTF-8, with --utf8
-    /// saying what a malformed sequence does. Each line is decoded on its own.
-    #[arg(long, value_name = "LABEL", value_parser = parse_charset)]
+    /// saying what a malformed sequence does. Each line is decoded on its own. Not with
+    /// --legacy-u, --keep-encoded or --reject, which act on single bytes, and a byte of a
+    /// legacy encoding's character (Shift_JIS's `\` in `表`) is not a character.
+    #[arg(long, value_name = "LABEL", value_parser = parse_charset,
+          conflicts_with_all = ["legacy_u", "keep_encoded", "reject"])]
     pub charset: Option<Charset>,
     /// Instead of the decoded text, write for each line whose decoded bytes are not UTF-8
     /// the common legacy encodings that read them without an error, and the text under each:

@@ -135,6 +135,16 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     pool.install(|| command(cli))
 }
 
+/// `--iri` keeps non-ASCII UTF-8 raw: with a legacy `--charset` the text is not UTF-8 there.
+fn iri_needs_utf8(iri: bool, charset: Option<pctenc::charset::Charset>) -> Result<(), Failure> {
+    match charset {
+        Some(cs) if iri && cs.output() != pctenc::charset::Charset::UTF_8 => Err(Failure::Usage(format!(
+            "--iri keeps UTF-8 text raw, and with --charset {cs} the text is {cs}: give one of them"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn command(cli: Cli) -> Result<(), Failure> {
     let engine = match cli.backend() {
         None => pctenc::Engine::detect(),
@@ -148,6 +158,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
     };
     match cli.command {
         Command::Encode(args) => {
+            iri_needs_utf8(args.set.iri, args.charset)?;
             let set = args.set.effective_set().map_err(Failure::Usage)?;
             let encoder =
                 Encoder::new(set).engine(engine).lowercase(args.lowercase).keep_escapes(args.keep_escapes);
@@ -192,6 +203,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
             out.finish()
         }
         Command::Check(args) => {
+            iri_needs_utf8(args.set.iri, args.charset)?;
             let set = args.set.effective_set().map_err(Failure::Usage)?;
             let limit = if args.quiet { Some(1) } else { args.max_errors };
             check::run(

@@ -85,6 +85,19 @@ fn unknown_labels_are_usage_errors() {
     let (code, msg) = fails_all(&["decode", "--charset", "sjis", "--explain"], b"");
     assert_eq!(code, 2);
     assert!(msg.contains("cannot be used with"), "{msg}");
+    // Options on single bytes do not mix with characters of several bytes.
+    for option in [&["--legacy-u"][..], &["--keep-encoded", "path"], &["--reject", "slashes"]] {
+        let (code, msg) = fails_all(&[&["decode", "--charset", "sjis"][..], option].concat(), b"%95%5C\n");
+        assert_eq!(code, 2, "{option:?}");
+        assert!(msg.contains("cannot be used with"), "{option:?}: {msg}");
+    }
+    // --iri is about UTF-8 text.
+    for cmd in ["encode", "check"] {
+        let (code, msg) = fails(&[cmd, "--iri", "--charset", "sjis"], "ä\n".as_bytes());
+        assert_eq!(code, 2, "{cmd}");
+        assert!(msg.contains("--iri keeps UTF-8 text raw, and with --charset Shift_JIS"), "{cmd}: {msg}");
+    }
+    assert_eq!(ok(&["encode", "--iri", "--charset", "utf-8"], "ä b\n".as_bytes()), "ä%20b\n".as_bytes());
 }
 
 #[test]
