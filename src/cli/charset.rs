@@ -139,8 +139,11 @@ pub fn explain_lines(
         })?;
         let Err(e) = std::str::from_utf8(&decoded) else { return Ok(()) };
         shown += 1;
-        let mut report =
-            format!("{name}:{number}: not UTF-8 (decoded byte {}); reads as:\n", e.valid_up_to());
+        let mut report = format!(
+            "{name}:{number}: not UTF-8 from byte {} of the decoded line on; reads as:
+",
+            e.valid_up_to()
+        );
         let readings = explain(&decoded);
         if readings.is_empty() {
             report.push_str("  (none of the encodings tried reads it without an error)\n");

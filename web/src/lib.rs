@@ -1,0 +1,401 @@
+//! The WebAssembly module of the online encoder (`web/static/`): pctenc's encoder, decoder,
+//! validation, normalization and form pairs behind a few `extern "C"` functions, for the
+//! page's own small JavaScript glue (`web/static/pctenc.js`).
+//!
+//! Why plain exports and not `wasm-bindgen`: the page passes strings in and gets strings or
+//! an error (offset and message) out, which a shared buffer and a status do; the glue is 80
+//! lines, the module needs no generated bindings, and building it needs nothing but `cargo`
+//! and the `wasm32-unknown-unknown` target.
+//!
+//! The protocol: JavaScript allocates an input with [`pe_alloc`], writes UTF-16 units
+//! ([`pe_encode`]) or UTF-8 bytes (the rest) into it, calls an operation, and reads the
+//! result: status 0, the output is the UTF-8 text at [`pe_out_ptr`] / [`pe_out_len`];
+//! status 1, the input is invalid, the output is the message and [`pe_error_offset`] says
+//! where (a UTF-16 index for `pe_encode`, a byte offset in the UTF-8 input otherwise). Then
+//! it frees the input with [`pe_free`]. The output stays valid until the next operation.
+
+use std::cell::RefCell;
+use std::fmt::Write as _;
+
+use pctenc::sets::NAMED;
+use pctenc::{Decoder, Encoder, Utf8Mode, form};
+
+thread_local! {
+    /// The last operation's output (or message) and error offset.
+    static OUT: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
+}
+
+/// Encoder options (`pe_encode`, `pe_check` and `pe_compare` flags).
+pub const SPACE_AS_PLUS: u32 = 1;
+/// Lowercase hex digits.
+pub const LOWERCASE: u32 = 2;
+/// Keep valid `%HH` escapes (re-quote).
+pub const KEEP_ESCAPES: u32 = 4;
+/// IRI: keep non-ASCII characters raw.
+pub const IRI: u32 = 8;
+
+/// Decoder options (`pe_decode` flags).
+pub const LENIENT: u32 = 1;
+/// `+` is a space.
+pub const PLUS: u32 = 2;
+/// `%uHHHH` escapes.
+pub const LEGACY_U: u32 = 4;
+/// Decoded bytes must be UTF-8 (else an error); with [`UTF8_LOSSY`] neither: bytes, shown
+/// with `\xHH` for what is not UTF-8.
+pub const UTF8_STRICT: u32 = 8;
+/// Invalid UTF-8 becomes U+FFFD.
+pub const UTF8_LOSSY: u32 = 16;
+
+fn ok(text: &[u8]) -> i32 {
+    OUT.with(|out| {
+        let mut out = out.borrow_mut();
+        out.0.clear();
+        out.0.extend_from_slice(text);
+        out.1 = 0;
+    });
+    0
+}
+
+fn invalid(offset: usize, message: &str) -> i32 {
+    OUT.with(|out| {
+        let mut out = out.borrow_mut();
+        out.0.clear();
+        out.0.extend_from_slice(message.as_bytes());
+        out.1 = offset;
+    });
+    1
+}
+
+/// `len` bytes (or `len / 2` UTF-16 units) of writable memory for an input, aligned for
+/// `u16`.
+#[unsafe(no_mangle)]
+pub extern "C" fn pe_alloc(len: usize) -> *mut u8 {
+    let mut buf = Vec::<u16>::with_capacity(len.div_ceil(2).max(1));
+    let ptr = buf.as_mut_ptr().cast::<u8>();
+    std::mem::forget(buf);
+    ptr
+}
+
+/// Frees what [`pe_alloc`] gave for `len`.
+///
+/// # Safety
+///
+/// `ptr` and `len` are those of one [`pe_alloc`] call, not freed yet.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pe_free(ptr: *mut u8, len: usize) {
+    // SAFETY: `ptr` came from `pe_alloc(len)`: a `Vec<u16>` of that capacity, forgotten.
+    drop(unsafe { Vec::from_raw_parts(ptr.cast::<u16>(), 0, len.div_ceil(2).max(1)) });
+}
+
+/// The last output.
+#[unsafe(no_mangle)]
+pub extern "C" fn pe_out_ptr() -> *const u8 {
+    OUT.with(|out| out.borrow().0.as_ptr())
+}
+
+/// The last output's length in bytes.
+#[unsafe(no_mangle)]
+pub extern "C" fn pe_out_len() -> usize {
+    OUT.with(|out| out.borrow().0.len())
+}
+
+/// Where the last operation's input was invalid.
+#[unsafe(no_mangle)]
+pub extern "C" fn pe_error_offset() -> usize {
+    OUT.with(|out| out.borrow().1)
+}
+
+/// # Safety
+///
+/// `ptr` holds `len` initialized bytes (any pointer when `len` is 0).
+unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
+    if len == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's promise.
+    unsafe { std::slice::from_raw_parts(ptr, len) }
+}
+
+fn encoder(set: u32, flags: u32) -> Option<Encoder> {
+    let named = NAMED.get(set as usize)?;
+    let mut s = named.set;
+    if flags & SPACE_AS_PLUS != 0 {
+        s = s.with_space_as_plus(true);
+    }
+    if flags & IRI != 0 {
+        s = s.with_iri(true);
+    }
+    Some(Encoder::new(s).lowercase(flags & LOWERCASE != 0).keep_escapes(flags & KEEP_ESCAPES != 0))
+}
+
+/// Encodes `len` UTF-16 units with set number `set` of `sets::NAMED` (`pe_sets` lists them)
+/// and `flags`; a lone surrogate is an error at its index, as `encodeURIComponent` throws.
+///
+/// # Safety
+///
+/// `ptr` holds `len` UTF-16 units, aligned (any pointer when `len` is 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pe_encode(ptr: *const u16, len: usize, set: u32, flags: u32) -> i32 {
+    let Some(enc) = encoder(set, flags) else { return invalid(0, "no such set") };
+    let units: &[u16] = if len == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller's promise.
+        unsafe { std::slice::from_raw_parts(ptr, len) }
+    };
+    match enc.encode_utf16(units) {
+        Ok(text) => ok(text.as_bytes()),
+        Err(e) => invalid(
+            e.index(),
+            &format!("lone surrogate U+{:04X}: half a UTF-16 surrogate pair cannot be encoded", e.unit()),
+        ),
+    }
+}
+
+/// Decodes `len` bytes of UTF-8 text with `flags`. In bytes mode (neither UTF-8 flag) the
+/// bytes that are not UTF-8 are shown as `\xHH`.
+///
+/// # Safety
+///
+/// `ptr` holds `len` bytes (any pointer when `len` is 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pe_decode(ptr: *const u8, len: usize, flags: u32) -> i32 {
+    // SAFETY: the caller's promise.
+    let input = unsafe { bytes(ptr, len) };
+    let utf8 = if flags & UTF8_STRICT != 0 {
+        Utf8Mode::Strict
+    } else if flags & UTF8_LOSSY != 0 {
+        Utf8Mode::Lossy
+    } else {
+        Utf8Mode::Bytes
+    };
+    let dec = Decoder::new()
+        .lenient(flags & LENIENT != 0)
+        .plus_as_space(flags & PLUS != 0)
+        .legacy_u(flags & LEGACY_U != 0)
+        .utf8(utf8);
+    match dec.decode(input) {
+        Ok(out) => ok(show_bytes(&out).as_bytes()),
+        Err(e) => invalid(e.offset(), &e.kind().to_string()),
+    }
+}
+
+/// `bytes` as text: valid UTF-8 as it is, every other byte as `\xHH`.
+fn show_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02X}");
+        }
+    }
+    out
+}
+
+/// Whether `len` bytes of text are already encoded for set `set` with `flags`: the output
+/// is a sentence saying so.
+///
+/// # Safety
+///
+/// `ptr` holds `len` bytes (any pointer when `len` is 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pe_check(ptr: *const u8, len: usize, set: u32, flags: u32) -> i32 {
+    let Some(enc) = encoder(set, flags) else { return invalid(0, "no such set") };
+    // SAFETY: the caller's promise.
+    let input = unsafe { bytes(ptr, len) };
+    match enc.validate(input) {
+        Ok(()) => ok(format!("Valid: already encoded for {}.", NAMED[set as usize].name).as_bytes()),
+        Err(e) => {
+            // "offset N: why": the offset goes on its own.
+            let message = e.to_string();
+            invalid(e.offset(), message.split_once(": ").map_or(message.as_str(), |(_, why)| why))
+        }
+    }
+}
+
+/// RFC 3986 normalization of `len` bytes (uppercase hex, unreserved escapes decoded).
+///
+/// # Safety
+///
+/// `ptr` holds `len` bytes (any pointer when `len` is 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pe_normalize(ptr: *const u8, len: usize) -> i32 {
+    // SAFETY: the caller's promise.
+    let input = unsafe { bytes(ptr, len) };
+    ok(&pctenc::normalize(input))
+}
+
+/// The pairs of a form body or query string (`form::parse_query`: one leading `?` dropped),
+/// as a JSON array of `[name, value]`.
+///
+/// # Safety
+///
+/// `ptr` holds `len` bytes (any pointer when `len` is 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pe_form_parse(ptr: *const u8, len: usize) -> i32 {
+    // SAFETY: the caller's promise.
+    let input = unsafe { bytes(ptr, len) };
+    let mut json = String::from("[");
+    for (i, (name, value)) in form::parse_query(input).enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        json.push('[');
+        json_string(&name, &mut json);
+        json.push(',');
+        json_string(&value, &mut json);
+        json.push(']');
+    }
+    json.push(']');
+    ok(json.as_bytes())
+}
+
+/// A form body from `len` bytes of lines `name=value` (split at the first `=`; a line
+/// without one is a name with an empty value; empty lines are skipped).
+///
+/// # Safety
+///
+/// `ptr` holds `len` bytes of UTF-8 (any pointer when `len` is 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pe_form_serialize(ptr: *const u8, len: usize) -> i32 {
+    // SAFETY: the caller's promise.
+    let input = unsafe { bytes(ptr, len) };
+    let Ok(text) = std::str::from_utf8(input) else { return invalid(0, "not UTF-8") };
+    let pairs = text
+        .split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .filter(|line| !line.is_empty())
+        .map(|line| line.split_once('=').unwrap_or((line, "")));
+    let mut out = form::Serializer::new();
+    for (name, value) in pairs {
+        out.append_pair(name, value);
+    }
+    ok(out.finish().as_bytes())
+}
+
+/// The sets, as a JSON array of `{name, aliases, description, keeps, space}`: what the page
+/// shows for each (`keeps`: the punctuation kept besides letters and digits).
+#[unsafe(no_mangle)]
+pub extern "C" fn pe_sets() -> i32 {
+    let mut json = String::from("[");
+    for (i, named) in NAMED.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        json.push_str("{\"name\":");
+        json_string(named.name, &mut json);
+        json.push_str(",\"aliases\":[");
+        for (k, alias) in named.aliases.iter().enumerate() {
+            if k > 0 {
+                json.push(',');
+            }
+            json_string(alias, &mut json);
+        }
+        json.push_str("],\"description\":");
+        json_string(named.description, &mut json);
+        let keeps: String = named.set.kept_punctuation().map(char::from).collect();
+        json.push_str(",\"keeps\":");
+        json_string(&keeps, &mut json);
+        let space = if named.set.space_as_plus() {
+            "+"
+        } else if named.set.contains(b' ') {
+            "%20"
+        } else {
+            "kept"
+        };
+        json.push_str(",\"space\":");
+        json_string(space, &mut json);
+        json.push('}');
+    }
+    json.push(']');
+    ok(json.as_bytes())
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn output() -> (String, usize) {
+        OUT.with(|out| {
+            let out = out.borrow();
+            (String::from_utf8(out.0.clone()).unwrap(), out.1)
+        })
+    }
+
+    fn encode(text: &[u16], set: &str, flags: u32) -> (i32, String, usize) {
+        let set = NAMED.iter().position(|n| n.name == set).unwrap() as u32;
+        // SAFETY: `text` is a slice of units.
+        let status = unsafe { pe_encode(text.as_ptr(), text.len(), set, flags) };
+        let (out, at) = output();
+        (status, out, at)
+    }
+
+    #[test]
+    fn encodes_as_encode_uri_component() {
+        let units: Vec<u16> = "Jürgen & Björk".encode_utf16().collect();
+        assert_eq!(encode(&units, "component", 0), (0, "J%C3%BCrgen%20%26%20Bj%C3%B6rk".into(), 0));
+        let units: Vec<u16> = "-_.!~*'()".encode_utf16().collect();
+        assert_eq!(encode(&units, "component", 0).1, "-_.!~*'()");
+        let (status, message, at) = encode(&[b'a' as u16, 0xD800, b'b' as u16], "component", 0);
+        assert_eq!((status, at), (1, 1));
+        assert!(message.contains("U+D800"), "{message}");
+        assert_eq!(encode(&[], "form", SPACE_AS_PLUS).0, 0);
+    }
+
+    #[test]
+    fn decode_check_normalize_form() {
+        let run = |f: unsafe extern "C" fn(*const u8, usize, u32) -> i32, input: &[u8], flags| {
+            // SAFETY: `input` is a slice.
+            let status = unsafe { f(input.as_ptr(), input.len(), flags) };
+            (status, output())
+        };
+        assert_eq!(
+            run(pe_decode, b"100%zz", 0),
+            (1, ("invalid percent-escape: `%` not followed by two hex digits".into(), 3))
+        );
+        assert_eq!(run(pe_decode, b"a+b%FF", PLUS), (0, ("a b\\xFF".into(), 0)));
+        assert_eq!(run(pe_decode, b"a%FF", UTF8_LOSSY).1.0, "a\u{FFFD}");
+        assert_eq!(run(pe_decode, b"a%FF", UTF8_STRICT).1.1, 1);
+        assert_eq!(run(pe_decode, b"%u00E9", LEGACY_U | UTF8_STRICT).1.0, "é");
+        assert_eq!(run(pe_decode, b"%zz", LENIENT).1.0, "%zz");
+        // SAFETY: slices.
+        unsafe {
+            assert_eq!(pe_check(b"a b".as_ptr(), 3, 0, 0), 1);
+            assert_eq!(output().1, 1);
+            assert_eq!(pe_normalize(b"%7e%2f".as_ptr(), 6), 0);
+            assert_eq!(output().0, "~%2F");
+            assert_eq!(pe_form_parse(b"?a=1&b=\"x\"+y".as_ptr(), 12), 0);
+            assert_eq!(output().0, r#"[["a","1"],["b","\"x\" y"]]"#);
+            assert_eq!(pe_form_serialize(b"q=a b\n\nk=v=w\r\nflag".as_ptr(), 18), 0);
+            assert_eq!(output().0, "q=a+b&k=v%3Dw&flag=");
+        }
+        assert_eq!(pe_sets(), 0);
+        assert!(output().0.starts_with("[{\"name\":\"rfc3986\""));
+    }
+
+    #[test]
+    fn memory_round_trip() {
+        for len in [0, 1, 2, 3, 1000] {
+            let p = pe_alloc(len);
+            assert!(!p.is_null() && p.align_offset(2) == 0);
+            // SAFETY: from pe_alloc(len).
+            unsafe { pe_free(p, len) };
+        }
+    }
+}

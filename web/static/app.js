@@ -1,0 +1,149 @@
+// The page: reads the controls, runs pctenc on every change, shows the output or the error
+// at its place in the input.
+import { load, ENCODE, DECODE } from "./pctenc.js";
+
+const $ = (id) => document.getElementById(id);
+const input = $("input"), output = $("output"), error = $("error"), marks = $("marks");
+const setSelect = $("set");
+
+const pctenc = await load("pctenc_web.wasm");
+// The sets, and the default: `component`, what encodeURIComponent keeps.
+pctenc.sets.forEach((s, i) => setSelect.add(new Option(s.name, String(i))));
+setSelect.value = String(pctenc.sets.findIndex((s) => s.name === "component"));
+
+const mode = () => document.querySelector('input[name="mode"]:checked').value;
+const checked = (id) => $(id).checked;
+
+function encodeFlags() {
+  return (checked("space-as-plus") ? ENCODE.SPACE_AS_PLUS : 0) | (checked("lowercase") ? ENCODE.LOWERCASE : 0)
+    | (checked("keep-escapes") ? ENCODE.KEEP_ESCAPES : 0) | (checked("iri") ? ENCODE.IRI : 0);
+}
+
+function decodeFlags() {
+  const lenient = document.querySelector('input[name="strictness"]:checked').value === "lenient";
+  const utf8 = $("utf8").value;
+  return (lenient ? DECODE.LENIENT : 0) | (checked("plus") ? DECODE.PLUS : 0) | (checked("legacy-u") ? DECODE.LEGACY_U : 0)
+    | (utf8 === "strict" ? DECODE.UTF8_STRICT : utf8 === "lossy" ? DECODE.UTF8_LOSSY : 0);
+}
+
+// Shows which options apply to the current mode.
+function showOptions() {
+  const m = mode();
+  for (const el of document.querySelectorAll("[data-modes]")) {
+    el.hidden = !el.dataset.modes.split(" ").includes(m);
+  }
+  $("compare").hidden = m !== "compare";
+  $("pairs").hidden = !(m === "form" && direction() === "parse");
+  document.body.dataset.mode = m;
+}
+
+const direction = () => document.querySelector('input[name="direction"]:checked').value;
+
+function showSetInfo() {
+  const s = pctenc.sets[Number(setSelect.value)];
+  const aliases = s.aliases.length ? ` Also called ${s.aliases.join(", ")}.` : "";
+  $("set-info").textContent = `${s.description}. Keeps A-Z a-z 0-9 ${s.keeps.replaceAll(" ", "space ")}; `
+    + `a space is ${s.space === "kept" ? "kept" : "written " + s.space}.${aliases}`;
+}
+
+// The input's text with the character at `at` (a UTF-16 index) marked, behind the textarea.
+function mark(at) {
+  marks.replaceChildren();
+  if (at === null) return;
+  const value = input.value;
+  const end = at < value.length ? at + (value.codePointAt(at) > 0xffff ? 2 : 1) : at;
+  const m = document.createElement("mark");
+  m.textContent = at < value.length ? value.slice(at, end) : " ";
+  marks.append(value.slice(0, at), m, value.slice(end) + "\n");
+  syncScroll();
+}
+
+function syncScroll() {
+  marks.parentElement.scrollTop = input.scrollTop;
+  marks.parentElement.scrollLeft = input.scrollLeft;
+}
+
+function show(result) {
+  if (result.ok) {
+    output.value = result.output;
+    error.hidden = true;
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-errormessage");
+    mark(null);
+    return;
+  }
+  output.value = "";
+  const where = result.at < input.value.length ? `character ${result.at + 1}` : "the end";
+  error.textContent = `Error at offset ${result.at} (${where}): ${result.message}`;
+  error.hidden = false;
+  input.setAttribute("aria-invalid", "true");
+  input.setAttribute("aria-errormessage", "error");
+  mark(result.at);
+}
+
+// Every set on the input: the characters whose encoding differs between sets are marked.
+function compare() {
+  const value = input.value, flags = encodeFlags();
+  const chars = Array.from(value);
+  const rows = pctenc.sets.map((s, i) => ({ name: s.name, whole: pctenc.encode(value, i, flags),
+    parts: chars.map((c) => pctenc.encode(c, i, flags)) }));
+  const tbody = $("compare-rows");
+  tbody.replaceChildren();
+  for (const row of rows) {
+    const tr = tbody.insertRow();
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = row.name;
+    tr.append(th);
+    const td = tr.insertCell();
+    if (!row.whole.ok) {
+      td.textContent = `error at offset ${row.whole.at}: ${row.whole.message}`;
+      td.className = "bad";
+      continue;
+    }
+    row.parts.forEach((part, k) => {
+      const text = part.ok ? part.output : "\uFFFD";
+      const differs = rows.some((other) => (other.parts[k].ok ? other.parts[k].output : "") !== text);
+      if (differs) {
+        const m = document.createElement("mark");
+        m.textContent = text;
+        td.append(m);
+      } else {
+        td.append(text);
+      }
+    });
+  }
+  show(rows[Number(setSelect.value)].whole);
+}
+
+function update() {
+  showOptions();
+  showSetInfo();
+  const value = input.value, set = Number(setSelect.value);
+  switch (mode()) {
+    case "encode": return show(pctenc.encode(value, set, encodeFlags()));
+    case "decode": return show(pctenc.decode(value, decodeFlags()));
+    case "check": return show(pctenc.check(value, set, encodeFlags() & (ENCODE.SPACE_AS_PLUS | ENCODE.IRI)));
+    case "normalize": return show(pctenc.normalize(value));
+    case "compare": return compare();
+    case "form": {
+      if (direction() === "serialize") return show(pctenc.formSerialize(value));
+      const r = pctenc.formParse(value);
+      const tbody = $("pair-rows");
+      tbody.replaceChildren();
+      for (const [name, v] of r.pairs) {
+        const tr = tbody.insertRow();
+        tr.insertCell().textContent = name;
+        tr.insertCell().textContent = v;
+      }
+      return show({ ok: true, output: r.pairs.map(([n, v]) => `${n} = ${v}`).join("\n") });
+    }
+  }
+}
+
+input.addEventListener("input", update);
+input.addEventListener("scroll", syncScroll);
+document.querySelector("main").addEventListener("change", update);
+$("copy").addEventListener("click", () => navigator.clipboard?.writeText(output.value));
+update();
+document.body.dataset.ready = "true";

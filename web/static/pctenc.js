@@ -1,0 +1,87 @@
+// The glue between the page and pctenc_web.wasm: strings in, strings (or an error with its
+// place) out, through the module's plain exports (web/src/lib.rs says the protocol).
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+export async function load(url) {
+  const response = await fetch(url);
+  let instance;
+  try {
+    ({ instance } = await WebAssembly.instantiateStreaming(response.clone(), {}));
+  } catch {
+    // A server that does not say `application/wasm`: compile from the bytes.
+    ({ instance } = await WebAssembly.instantiate(await response.arrayBuffer(), {}));
+  }
+  return new Pctenc(instance.exports);
+}
+
+// The result of an operation: { ok: true, output } or { ok: false, message, at } where `at`
+// is a UTF-16 index into the input string.
+class Pctenc {
+  constructor(wasm) {
+    this.wasm = wasm;
+    this.sets = JSON.parse(this.#result(wasm.pe_sets(), "").output);
+  }
+
+  // Reads the module's output after `status`; `input` is the JavaScript string the offset
+  // refers to, `bytes` its UTF-8 when the offset is a byte offset.
+  #result(status, input, bytes) {
+    const out = new Uint8Array(this.wasm.memory.buffer, this.wasm.pe_out_ptr(), this.wasm.pe_out_len());
+    const message = text.decode(out);
+    if (status === 0) return { ok: true, output: message };
+    let at = this.wasm.pe_error_offset();
+    if (bytes) at = text.decode(bytes.subarray(0, at)).length; // byte offset -> UTF-16 index
+    return { ok: false, message, at: Math.min(at, input.length) };
+  }
+
+  // Calls `run(ptr, len)` with `input` as UTF-8 bytes in the module's memory.
+  #withBytes(input, run) {
+    const bytes = utf8.encode(input);
+    const ptr = this.wasm.pe_alloc(bytes.length);
+    new Uint8Array(this.wasm.memory.buffer, ptr, bytes.length).set(bytes);
+    try {
+      return this.#result(run(ptr, bytes.length), input, bytes);
+    } finally {
+      this.wasm.pe_free(ptr, bytes.length);
+    }
+  }
+
+  // encodeURIComponent's way (UTF-16 in, a lone surrogate refused at its index) with any set.
+  encode(input, set, flags) {
+    const units = input.length;
+    const ptr = this.wasm.pe_alloc(2 * units);
+    const view = new Uint16Array(this.wasm.memory.buffer, ptr, units);
+    for (let i = 0; i < units; i++) view[i] = input.charCodeAt(i);
+    try {
+      return this.#result(this.wasm.pe_encode(ptr, units, set, flags), input);
+    } finally {
+      this.wasm.pe_free(ptr, 2 * units);
+    }
+  }
+
+  decode(input, flags) {
+    return this.#withBytes(input, (p, n) => this.wasm.pe_decode(p, n, flags));
+  }
+
+  check(input, set, flags) {
+    return this.#withBytes(input, (p, n) => this.wasm.pe_check(p, n, set, flags));
+  }
+
+  normalize(input) {
+    return this.#withBytes(input, (p, n) => this.wasm.pe_normalize(p, n));
+  }
+
+  formParse(input) {
+    const r = this.#withBytes(input, (p, n) => this.wasm.pe_form_parse(p, n));
+    return r.ok ? { ok: true, pairs: JSON.parse(r.output) } : r;
+  }
+
+  formSerialize(input) {
+    return this.#withBytes(input, (p, n) => this.wasm.pe_form_serialize(p, n));
+  }
+}
+
+// The flags of web/src/lib.rs.
+export const ENCODE = { SPACE_AS_PLUS: 1, LOWERCASE: 2, KEEP_ESCAPES: 4, IRI: 8 };
+export const DECODE = { LENIENT: 1, PLUS: 2, LEGACY_U: 4, UTF8_STRICT: 8, UTF8_LOSSY: 16 };

@@ -1,0 +1,290 @@
+// The online encoder (web/dist, built by web/build.sh) in headless Chromium, the system's
+// (Debian's package `chromium`), driven by puppeteer-core. Serves web/dist on loopback,
+// refuses every request elsewhere, and checks: the seed's examples; 1,000 random strings
+// encoded in the page equal to encodeURIComponent in the same browser and decoded back;
+// every mode and option once, error highlights at their offset; labels on every control;
+// the page offline once loaded; the 360 px layout. Screenshots of each mode go to
+// $WEB_SCREENSHOTS (default target/web-screenshots).
+//
+//   bash web/build.sh && (cd web/tests && npm ci && node browser.test.mjs)
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import puppeteer from "puppeteer-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = resolve(here, "../dist");
+const shots = resolve(process.env.WEB_SCREENSHOTS || join(here, "../../target/web-screenshots"));
+mkdirSync(shots, { recursive: true });
+const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm" };
+
+const server = createServer((req, res) => {
+  const path = new URL(req.url, "http://x").pathname;
+  const file = join(dist, path === "/" ? "index.html" : path);
+  if (!file.startsWith(dist)) return res.writeHead(403).end();
+  try {
+    const body = readFileSync(file);
+    res.writeHead(200, { "content-type": types[extname(file)] || "application/octet-stream" }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+const profile = mkdtempSync(join(tmpdir(), "pctenc-chromium-"));
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`],
+});
+let failures = 0;
+async function test(name, body) {
+  try {
+    await body();
+    console.log(`ok - ${name}`);
+  } catch (e) {
+    failures++;
+    console.log(`FAILED - ${name}\n${e.stack}`);
+  }
+}
+
+try {
+  const page = await browser.newPage();
+  const foreign = [];
+  await page.setRequestInterception(true);
+  page.on("request", (r) => (r.url().startsWith(origin) ? r.continue() : (foreign.push(r.url()), r.abort())));
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await page.setViewport({ width: 1100, height: 900 });
+  await page.goto(origin + "/", { waitUntil: "networkidle0" });
+  await page.waitForSelector("body[data-ready=true]");
+
+  // Page helpers: set the mode, options and input as a user would (events included), and
+  // read what the page shows.
+  await page.evaluate(() => {
+    const $ = (id) => document.getElementById(id);
+    const fire = (el, type) => el.dispatchEvent(new Event(type, { bubbles: true }));
+    window.t = {
+      mode(m) { const r = document.querySelector(`input[name=mode][value=${m}]`); r.checked = true; fire(r, "change"); },
+      radio(name, v) { const r = document.querySelector(`input[name=${name}][value=${v}]`); r.checked = true; fire(r, "change"); },
+      check(id, on) { $(id).checked = on; fire($(id), "change"); },
+      select(id, v) { const s = $(id); s.value = [...s.options].find((o) => o.text === v || o.value === v).value; fire(s, "change"); },
+      type(v) { $("input").value = v; fire($("input"), "input"); return this.read(); },
+      read() {
+        const err = $("error"), mark = document.querySelector("#marks mark");
+        const before = mark ? [...$("marks").childNodes].slice(0, [...$("marks").childNodes].indexOf(mark)).map((n) => n.textContent).join("") : null;
+        return { output: $("output").value, error: err.hidden ? null : err.textContent,
+          mark: mark ? { at: before.length, text: mark.textContent } : null };
+      },
+    };
+  });
+  const t = (f, ...args) => page.evaluate((f, args) => window.t[f](...args), f, args);
+  const type = (v) => t("type", v);
+  const reset = async () => {
+    await t("mode", "encode");
+    await t("select", "set", "component");
+    for (const id of ["space-as-plus", "lowercase", "keep-escapes", "iri", "plus", "legacy-u"]) await t("check", id, false);
+    await t("radio", "strictness", "strict");
+    await t("select", "utf8", "strict");
+  };
+
+  await test("the seed's examples (encodeURIComponent's set by default)", async () => {
+    assert.equal((await type("Jürgen & Björk")).output, "J%C3%BCrgen%20%26%20Bj%C3%B6rk");
+    assert.equal((await type("-_.!~*'()")).output, "-_.!~*'()");
+    assert.equal((await type("100%")).output, "100%25");
+  });
+
+  await test("a lone surrogate is refused, at its place, as encodeURIComponent refuses it", async () => {
+    const r = await type("ab\uD800c");
+    assert.equal(r.output, "");
+    assert.match(r.error, /^Error at offset 2 \(character 3\): lone surrogate U\+D800/);
+    assert.deepEqual(r.mark, { at: 2, text: "\uD800" });
+    const thrown = await page.evaluate(() => { try { encodeURIComponent("ab\uD800c"); return false; } catch (e) { return e instanceof URIError; } });
+    assert.ok(thrown);
+    const low = await type("x\uDC00");
+    assert.deepEqual(low.mark, { at: 1, text: "\uDC00" });
+    assert.equal((await type("😀")).output, "%F0%9F%98%80");
+  });
+
+  await test("1,000 random strings: encoded as encodeURIComponent encodes them, and decoded back", async () => {
+    const bad = await page.evaluate(() => {
+      let seed = 0x2545f491;
+      const rand = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; };
+      const ranges = [[0x20, 0x7e], [0, 0x1f], [0xa0, 0x17f], [0x370, 0x3ff], [0x600, 0x6ff], [0x3040, 0x30ff],
+        [0x4e00, 0x9fff], [0xe000, 0xf8ff], [0xfff0, 0xffff], [0x1f300, 0x1faff], [0x10000, 0x10ffff]];
+      const strings = [];
+      for (let i = 0; i < 1000; i++) {
+        let s = "";
+        for (let n = rand(30); n > 0; n--) {
+          const [lo, hi] = ranges[rand(ranges.length)];
+          s += String.fromCodePoint(lo + rand(hi - lo + 1));
+        }
+        strings.push(s);
+      }
+      const bad = [];
+      const input = document.getElementById("input");
+      const encoded = strings.map((s, i) => {
+        const r = window.t.type(s);
+        // A textarea holds line breaks as LF (a CR typed or pasted becomes one): compare with
+        // the text the page has.
+        s = strings[i] = input.value;
+        if (r.error || r.output !== encodeURIComponent(s)) bad.push({ s, got: r.output, error: r.error, want: encodeURIComponent(s) });
+        return r.output;
+      });
+      window.t.mode("decode");
+      encoded.forEach((e, i) => {
+        const r = window.t.type(e);
+        if (r.error || r.output !== strings[i] || decodeURIComponent(e) !== strings[i]) bad.push({ e, got: r.output, error: r.error, want: strings[i] });
+      });
+      return bad.slice(0, 5);
+    });
+    assert.deepEqual(bad, []);
+    await reset();
+  });
+
+  await test("encode options: sets, space as +, lowercase, keep escapes, IRI", async () => {
+    await reset();
+    await t("select", "set", "form");
+    assert.equal((await type("a b*~")).output, "a+b*%7E");
+    await t("select", "set", "rfc3986");
+    await t("check", "space-as-plus", true);
+    assert.equal((await type("a b+")).output, "a+b%2B");
+    await t("check", "space-as-plus", false);
+    await t("check", "lowercase", true);
+    assert.equal((await type("é/")).output, "%c3%a9%2f");
+    await t("check", "lowercase", false);
+    await t("check", "keep-escapes", true);
+    assert.equal((await type("100%25 %zz")).output, "100%25%20%25zz");
+    await t("check", "keep-escapes", false);
+    await t("select", "set", "component");
+    await t("check", "iri", true);
+    assert.equal((await type("café au lait")).output, "café%20au%20lait");
+    const info = await page.$eval("#set-info", (e) => e.textContent);
+    assert.match(info, /encodeURIComponent/);
+    assert.match(info, /Keeps A-Z a-z 0-9 !'\(\)\*-\._~/);
+  });
+
+  await test("decode options: strict with the error highlighted, lenient, +, UTF-8 modes, %u", async () => {
+    await reset();
+    await t("mode", "decode");
+    let r = await type("100%zz");
+    assert.equal(r.error, "Error at offset 3 (character 4): invalid percent-escape: `%` not followed by two hex digits");
+    assert.deepEqual(r.mark, { at: 3, text: "%" });
+    // The offset is of the input's characters, past non-ASCII text (4 UTF-8 bytes, 2 units).
+    r = await type("😀é%4");
+    assert.deepEqual(r.mark, { at: 3, text: "%" });
+    assert.match(r.error, /^Error at offset 3 /);
+    await t("radio", "strictness", "lenient");
+    assert.equal((await type("100%zz")).output, "100%zz");
+    await t("check", "plus", true);
+    assert.equal((await type("a+b%2B")).output, "a b+");
+    r = await type("ok%E2%82");
+    assert.deepEqual([r.mark, r.output], [{ at: 2, text: "%" }, ""]);
+    await t("select", "utf8", "lossy");
+    assert.equal((await type("ok%E2%82")).output, "ok\uFFFD");
+    await t("select", "utf8", "bytes");
+    assert.equal((await type("ok%E2%82")).output, "ok\\xE2\\x82");
+    await t("check", "legacy-u", true);
+    assert.equal((await type("%u00E9%u20AC")).output, "é€");
+  });
+
+  await test("check, normalize and form pairs", async () => {
+    await reset();
+    await t("mode", "check");
+    await t("select", "set", "rfc3986");
+    let r = await type("a%20b c");
+    assert.deepEqual(r.mark, { at: 5, text: " " });
+    assert.match(r.error, /^Error at offset 5/);
+    assert.equal((await type("a%20b")).output, "Valid: already encoded for rfc3986.");
+    await t("mode", "normalize");
+    assert.equal((await type("HTTP://a/%7e%2f")).output, "HTTP://a/~%2F");
+    await t("mode", "form");
+    r = await type("?q=rust+simd&x=%E2%9C%93&&flag");
+    assert.equal(r.output, "q = rust simd\nx = ✓\nflag = ");
+    const cells = await page.$$eval("#pair-rows td", (tds) => tds.map((td) => td.textContent));
+    assert.deepEqual(cells, ["q", "rust simd", "x", "✓", "flag", ""]);
+    await t("radio", "direction", "serialize");
+    assert.equal((await type("q=C++ & C#\npage=2")).output, "q=C%2B%2B+%26+C%23&page=2");
+    await t("radio", "direction", "parse");
+  });
+
+  await test("compare sets: every set, the characters they disagree on marked", async () => {
+    await reset();
+    await t("mode", "compare");
+    await type("a b/~'é");
+    const rows = await page.$$eval("#compare-rows tr", (trs) => trs.map((tr) => ({
+      name: tr.querySelector("th").textContent, text: tr.querySelector("td").textContent,
+      marked: [...tr.querySelectorAll("mark")].map((m) => m.textContent) })));
+    const sets = await page.evaluate(() => [...document.getElementById("set").options].map((o) => o.text));
+    assert.equal(rows.length, 14);
+    assert.deepEqual(rows.map((r) => r.name), sets);
+    const get = (n) => rows.find((r) => r.name === n);
+    assert.equal(get("component").text, "a%20b%2F~'%C3%A9");
+    assert.equal(get("form").text, "a+b%2F%7E%27%C3%A9");
+    // `a` is kept and é escaped by all: never marked; the space, `/`, `~` and `'` differ.
+    assert.ok(!get("path").marked.includes("a") && !get("path").marked.includes("%C3%A9"));
+    assert.deepEqual(get("form").marked, ["+", "%2F", "%7E", "%27"]);
+  });
+
+  await test("every control has a label; keyboard reaches the input", async () => {
+    const unlabelled = await page.evaluate(() => [...document.querySelectorAll("input, select, textarea, button")]
+      .filter((el) => !(el.labels?.length || el.getAttribute("aria-label") || el.textContent.trim()))
+      .map((el) => el.outerHTML));
+    assert.deepEqual(unlabelled, []);
+    await page.focus("input[name=mode][value=encode]");
+    let reached = false;
+    for (let i = 0; i < 30 && !reached; i++) {
+      await page.keyboard.press("Tab");
+      reached = await page.evaluate(() => document.activeElement?.id === "input");
+    }
+    assert.ok(reached, "Tab reaches the input");
+    // Arrow keys move between modes.
+    await page.focus("input[name=mode][value=encode]");
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await page.evaluate(() => document.querySelector("input[name=mode]:checked").value), "decode");
+  });
+
+  await test("offline once loaded: no request left loopback, and the page still works", async () => {
+    await reset();
+    await page.setOfflineMode(true);
+    assert.equal((await type("a b")).output, "a%20b");
+    await page.setOfflineMode(false);
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(errors, []);
+  });
+
+  await test("360 px wide: nothing wider than the screen, in every mode; a screenshot of each", async () => {
+    await reset();
+    const examples = { encode: "Jürgen & Björk", decode: "J%C3%BCrgen%20%26%20Bj%C3%B6rk%zz", check: "a%20b c",
+      normalize: "/a/%7e%2fb", form: "?q=rust+simd&lang=fr&x=%E2%9C%93", compare: "a b/~'é" };
+    for (const width of [1100, 360]) {
+      await page.setViewport({ width, height: width === 360 ? 800 : 900, deviceScaleFactor: 1 });
+      for (const [m, example] of Object.entries(examples)) {
+        await t("mode", m);
+        await type(example);
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (width === 360) assert.ok(wide <= 360, `${m}: ${wide} px wide at 360`);
+        await page.screenshot({ path: join(shots, `${m}-${width}.png`), fullPage: true });
+      }
+    }
+    // The dark palette, for the record.
+    await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
+    await t("mode", "decode");
+    await type(examples.decode);
+    await page.screenshot({ path: join(shots, "decode-360-dark.png"), fullPage: true });
+    await page.emulateMediaFeatures([]);
+    await page.setViewport({ width: 1100, height: 900 });
+  });
+} finally {
+  await browser.close();
+  server.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+console.log(failures ? `${failures} failed` : `all passed; screenshots in ${shots}`);
+process.exit(failures ? 1 : 0);
