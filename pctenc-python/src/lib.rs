@@ -1,0 +1,579 @@
+//! `pctenc._pctenc`, the native module of the `pctenc` Python package
+//! (`python/pctenc/__init__.py` gives it the signatures of `urllib.parse`).
+//!
+//! The drop-ins take the fast path when the call is the common one (UTF-8, a `str` or `bytes`
+//! `safe`, valid input) and otherwise call `urllib.parse` itself, so that every other case
+//! (another encoding, an `errors` handler that changes the output, odd argument types and the
+//! exceptions they raise) is CPython's by construction. Inputs of `RELEASE_GIL` bytes or more
+//! are worked on without the GIL, so that threads run in parallel.
+
+use std::borrow::Cow;
+
+use pctenc::{DecodeErrorKind, Decoder, Encoder, Set, Utf8Mode, ValidationErrorKind, sets};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+
+pyo3::create_exception!(
+    _pctenc,
+    DecodeError,
+    PyValueError,
+    "Decoding failed: `offset` says where, `kind` why."
+);
+pyo3::create_exception!(
+    _pctenc,
+    ValidationError,
+    PyValueError,
+    "The input is not encoded for the set: `offset`, `kind` and `byte` say where and what."
+);
+
+/// Inputs at least this long are encoded or decoded with the GIL released.
+const RELEASE_GIL: usize = 32 * 1024;
+
+/// Runs `work` on `input`, without the GIL when the input is large.
+fn run<T: Send>(py: Python<'_>, len: usize, work: impl FnOnce() -> T + Send) -> T {
+    if len >= RELEASE_GIL { py.detach(work) } else { work() }
+}
+
+fn urllib(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    py.import("urllib.parse")
+}
+
+/// The text of a `str`, or `None` when it has lone surrogates (not UTF-8).
+fn text<'a>(s: &'a Bound<'_, PyString>) -> Option<Cow<'a, str>> {
+    s.to_cow().ok()
+}
+
+/// Whether `encoding` names UTF-8 in one of its usual spellings (others go to CPython).
+fn is_utf8(encoding: &Bound<'_, PyAny>) -> bool {
+    let Ok(name) = encoding.cast::<PyString>() else { return false };
+    let Some(name) = text(name) else { return false };
+    matches!(name.to_ascii_lowercase().replace('_', "-").as_str(), "utf-8" | "utf8")
+}
+
+fn is_str(v: &Bound<'_, PyAny>, s: &str) -> bool {
+    v.cast::<PyString>().ok().and_then(|v| text(v).map(|t| t == s)).unwrap_or(false)
+}
+
+/// `quote_from_bytes`'s set: letters, digits and `_.-~` kept, and the ASCII bytes of `safe`
+/// (a `str`: its ASCII characters; `bytes` or `bytearray`: its bytes under 128). `None` for
+/// another kind of `safe`, which CPython's code handles.
+fn quote_set(safe: &Bound<'_, PyAny>) -> Option<Set> {
+    let mut set = Set::keeping(b"_.-~");
+    let mut keep = |bytes: &[u8]| {
+        for &b in bytes.iter().filter(|b| b.is_ascii()) {
+            set = set.remove(b);
+        }
+    };
+    if let Ok(s) = safe.cast::<PyString>() {
+        keep(text(s)?.as_bytes());
+    } else if let Ok(b) = safe.cast::<PyBytes>() {
+        keep(b.as_bytes());
+    } else if let Ok(b) = safe.cast::<PyByteArray>() {
+        keep(&b.to_vec());
+    } else {
+        return None;
+    }
+    Some(set)
+}
+
+/// What quoting gave: text of ours, or an object from CPython (or the input itself).
+enum Quoted<'py> {
+    Text(String),
+    Object(Bound<'py, PyAny>),
+}
+
+impl<'py> Quoted<'py> {
+    fn into_py(self, py: Python<'py>) -> Bound<'py, PyAny> {
+        match self {
+            Quoted::Text(t) => PyString::new(py, &t).into_any(),
+            Quoted::Object(o) => o,
+        }
+    }
+}
+
+fn encode_bytes(py: Python<'_>, set: Set, bytes: &[u8]) -> String {
+    let enc = Encoder::new(set);
+    run(py, bytes.len(), || enc.encode(bytes).into_owned())
+}
+
+fn quote_from_bytes_inner<'py>(bs: &Bound<'py, PyAny>, safe: &Bound<'py, PyAny>) -> PyResult<Quoted<'py>> {
+    let py = bs.py();
+    let bytes: Cow<'_, [u8]> = if let Ok(b) = bs.cast::<PyBytes>() {
+        Cow::Borrowed(b.as_bytes())
+    } else if let Ok(b) = bs.cast::<PyByteArray>() {
+        Cow::Owned(b.to_vec())
+    } else {
+        return Err(PyTypeError::new_err("quote_from_bytes() expected bytes"));
+    };
+    if bytes.is_empty() {
+        return Ok(Quoted::Text(String::new()));
+    }
+    match quote_set(safe) {
+        Some(set) => Ok(Quoted::Text(encode_bytes(py, set, &bytes))),
+        None => Ok(Quoted::Object(urllib(py)?.getattr("quote_from_bytes")?.call1((bs, safe))?)),
+    }
+}
+
+fn quote_inner<'py>(
+    string: &Bound<'py, PyAny>,
+    safe: &Bound<'py, PyAny>,
+    encoding: &Bound<'py, PyAny>,
+    errors: &Bound<'py, PyAny>,
+) -> PyResult<Quoted<'py>> {
+    let py = string.py();
+    let Ok(s) = string.cast::<PyString>() else {
+        if !encoding.is_none() {
+            return Err(PyTypeError::new_err("quote() doesn't support 'encoding' for bytes"));
+        }
+        if !errors.is_none() {
+            return Err(PyTypeError::new_err("quote() doesn't support 'errors' for bytes"));
+        }
+        return quote_from_bytes_inner(string, safe);
+    };
+    if s.len()? == 0 {
+        return Ok(Quoted::Object(string.clone()));
+    }
+    let plain = (encoding.is_none() || is_utf8(encoding)) && (errors.is_none() || is_str(errors, "strict"));
+    if plain && let (Some(t), Some(set)) = (text(s), quote_set(safe)) {
+        return Ok(Quoted::Text(encode_bytes(py, set, t.as_bytes())));
+    }
+    // Another encoding, an errors handler, lone surrogates or an odd `safe`: CPython's own
+    // encode, then the quoting of the bytes (CPython's too for an odd `safe`).
+    let encoding = if encoding.is_none() { PyString::new(py, "utf-8").into_any() } else { encoding.clone() };
+    let errors = if errors.is_none() { PyString::new(py, "strict").into_any() } else { errors.clone() };
+    let bytes = string.call_method1("encode", (encoding, errors))?;
+    quote_from_bytes_inner(&bytes, safe)
+}
+
+/// `urllib.parse.quote`, with every argument given (the Python wrapper fills the defaults).
+#[pyfunction]
+fn quote<'py>(
+    string: &Bound<'py, PyAny>,
+    safe: &Bound<'py, PyAny>,
+    encoding: &Bound<'py, PyAny>,
+    errors: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    Ok(quote_inner(string, safe, encoding, errors)?.into_py(string.py()))
+}
+
+/// `urllib.parse.quote_from_bytes`.
+#[pyfunction]
+fn quote_from_bytes<'py>(bs: &Bound<'py, PyAny>, safe: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(quote_from_bytes_inner(bs, safe)?.into_py(bs.py()))
+}
+
+/// `urllib.parse.quote_plus`: as CPython writes it, `quote` with a space kept, then each space
+/// written as `+`.
+#[pyfunction]
+fn quote_plus<'py>(
+    string: &Bound<'py, PyAny>,
+    safe: &Bound<'py, PyAny>,
+    encoding: &Bound<'py, PyAny>,
+    errors: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = string.py();
+    let no_space = if let Ok(s) = string.cast::<PyString>() {
+        !s.contains(" ")?
+    } else if let Ok(b) = string.cast::<PyBytes>() {
+        !b.as_bytes().contains(&b' ')
+    } else {
+        false
+    };
+    if no_space {
+        return quote(string, safe, encoding, errors);
+    }
+    let space = if safe.cast::<PyString>().is_ok() {
+        PyString::new(py, " ").into_any()
+    } else {
+        PyBytes::new(py, b" ").into_any()
+    };
+    let safe = safe.add(space)?;
+    Ok(match quote_inner(string, &safe, encoding, errors)? {
+        Quoted::Text(t) => PyString::new(py, &t.replace(' ', "+")).into_any(),
+        Quoted::Object(o) => o.call_method1("replace", (" ", "+"))?,
+    })
+}
+
+/// Lenient percent-decoding to bytes (`+` a space or not), as `unquote_to_bytes` does.
+fn unquote_bytes(py: Python<'_>, input: &[u8], plus: bool) -> Vec<u8> {
+    let dec = Decoder::new().lenient(true).plus_as_space(plus);
+    run(py, input.len(), || dec.decode(input).map(Cow::into_owned).unwrap_or_default())
+}
+
+/// The decoded bytes as text, for UTF-8 and `errors`: valid UTF-8 whatever `errors` is,
+/// U+FFFD for `replace`, else `None` (CPython's decoder then does it).
+fn utf8_text(bytes: Vec<u8>, errors: &Bound<'_, PyAny>) -> Result<String, Vec<u8>> {
+    match String::from_utf8(bytes) {
+        Ok(t) => Ok(t),
+        Err(e) if is_str(errors, "replace") => Ok(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        Err(e) => Err(e.into_bytes()),
+    }
+}
+
+fn unquote_inner<'py>(
+    string: &Bound<'py, PyAny>,
+    encoding: &Bound<'py, PyAny>,
+    errors: &Bound<'py, PyAny>,
+    plus: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = string.py();
+    let fallback = || {
+        let name = if plus { "unquote_plus" } else { "unquote" };
+        urllib(py)?.getattr(name)?.call1((string, encoding, errors))
+    };
+    let errors_or = if errors.is_none() { PyString::new(py, "replace").into_any() } else { errors.clone() };
+    if let Ok(s) = string.cast::<PyString>() {
+        // CPython hands `encoding` and `errors` to `bytes.decode`, which wants `str`s.
+        if (!is_utf8(encoding) && !encoding.is_none()) || errors_or.cast::<PyString>().is_err() {
+            return fallback();
+        }
+        let Some(t) = text(s) else { return fallback() };
+        if !(t.contains('%') || plus && t.contains('+')) {
+            return Ok(string.clone());
+        }
+        return match utf8_text(unquote_bytes(py, t.as_bytes(), plus), &errors_or) {
+            Ok(text) => Ok(PyString::new(py, &text).into_any()),
+            Err(_) => fallback(),
+        };
+    }
+    if let Ok(b) = string.cast::<PyBytes>()
+        && !plus
+        && is_utf8(encoding)
+        && errors.cast::<PyString>().is_ok()
+    {
+        let bytes = unquote_bytes(py, b.as_bytes(), false);
+        return match utf8_text(bytes, errors) {
+            Ok(text) => Ok(PyString::new(py, &text).into_any()),
+            Err(bytes) => PyBytes::new(py, &bytes).call_method1("decode", (encoding, errors)),
+        };
+    }
+    fallback()
+}
+
+/// `urllib.parse.unquote`, every argument given.
+#[pyfunction]
+fn unquote<'py>(
+    string: &Bound<'py, PyAny>,
+    encoding: &Bound<'py, PyAny>,
+    errors: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    unquote_inner(string, encoding, errors, false)
+}
+
+/// `urllib.parse.unquote_plus`, every argument given.
+#[pyfunction]
+fn unquote_plus<'py>(
+    string: &Bound<'py, PyAny>,
+    encoding: &Bound<'py, PyAny>,
+    errors: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    unquote_inner(string, encoding, errors, true)
+}
+
+/// `urllib.parse.unquote_to_bytes`.
+#[pyfunction]
+fn unquote_to_bytes<'py>(string: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = string.py();
+    if let Ok(s) = string.cast::<PyString>()
+        && let Some(t) = text(s)
+    {
+        return Ok(PyBytes::new(py, &unquote_bytes(py, t.as_bytes(), false)).into_any());
+    }
+    if let Ok(b) = string.cast::<PyBytes>() {
+        return Ok(PyBytes::new(py, &unquote_bytes(py, b.as_bytes(), false)).into_any());
+    }
+    urllib(py)?.getattr("unquote_to_bytes")?.call1((string,))
+}
+
+// ----------------------------------------------------------------------------------------
+// pctenc's own API.
+
+/// The bytes of `data`: a `str`'s UTF-8 (`true`: text in, text out), or the bytes of a
+/// `bytes` or of any buffer.
+fn input_of(data: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, bool)> {
+    if let Ok(s) = data.cast::<PyString>() {
+        return Ok((s.to_cow()?.into_owned().into_bytes(), true));
+    }
+    if let Ok(b) = data.cast::<PyBytes>() {
+        return Ok((b.as_bytes().to_vec(), false));
+    }
+    // Any other buffer (bytearray, memoryview, array, ...): `memoryview(data).tobytes()` (the
+    // stable ABI of CPython 3.9 has no buffer protocol).
+    let view = data.py().import("builtins")?.getattr("memoryview")?.call1((data,)).map_err(|_| {
+        let name = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        PyTypeError::new_err(format!("expected str, bytes or a buffer, not {name}"))
+    })?;
+    let bytes = view.call_method0("tobytes")?;
+    Ok((bytes.cast::<PyBytes>()?.as_bytes().to_vec(), false))
+}
+
+fn output<'py>(py: Python<'py>, bytes: Vec<u8>, as_text: bool) -> PyResult<Bound<'py, PyAny>> {
+    if as_text {
+        let text = String::from_utf8(bytes).map_err(|_| PyValueError::new_err("output is not UTF-8"))?;
+        Ok(PyString::new(py, &text).into_any())
+    } else {
+        Ok(PyBytes::new(py, &bytes).into_any())
+    }
+}
+
+fn named_set(name: &str) -> PyResult<Set> {
+    Set::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = sets::NAMED.iter().map(|n| n.name).collect();
+        PyValueError::new_err(format!("unknown set '{name}'; known sets: {}", names.join(", ")))
+    })
+}
+
+fn encoder(
+    set: &str,
+    space_as_plus: bool,
+    lowercase: bool,
+    keep_escapes: bool,
+    iri: bool,
+) -> PyResult<Encoder> {
+    let mut s = named_set(set)?;
+    if space_as_plus {
+        s = s.with_space_as_plus(true);
+    }
+    if iri {
+        s = s.with_iri(true);
+    }
+    Ok(Encoder::new(s).lowercase(lowercase).keep_escapes(keep_escapes))
+}
+
+/// Percent-encodes `data` with a named set: `str` in, `str` out; `bytes` or a buffer in,
+/// `bytes` out.
+#[pyfunction]
+#[pyo3(signature = (data, set = "component", *, space_as_plus = false, lowercase = false, keep_escapes = false, iri = false))]
+fn encode<'py>(
+    data: &Bound<'py, PyAny>,
+    set: &str,
+    space_as_plus: bool,
+    lowercase: bool,
+    keep_escapes: bool,
+    iri: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = data.py();
+    let enc = encoder(set, space_as_plus, lowercase, keep_escapes, iri)?;
+    if let Ok(s) = data.cast::<PyString>() {
+        let t = s.to_cow()?;
+        let out = run(py, t.len(), || enc.encode(t.as_bytes()).into_owned());
+        return Ok(PyString::new(py, &out).into_any());
+    }
+    let (bytes, _) = input_of(data)?;
+    let out = run(py, bytes.len(), || enc.encode(&bytes).into_owned());
+    Ok(PyBytes::new(py, out.as_bytes()).into_any())
+}
+
+/// [`encode`] on every `str` of a list, in one call.
+#[pyfunction]
+#[pyo3(signature = (items, set = "component", *, space_as_plus = false, lowercase = false, keep_escapes = false, iri = false))]
+fn encode_many<'py>(
+    items: &Bound<'py, PyAny>,
+    set: &str,
+    space_as_plus: bool,
+    lowercase: bool,
+    keep_escapes: bool,
+    iri: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let py = items.py();
+    let enc = encoder(set, space_as_plus, lowercase, keep_escapes, iri)?;
+    let out = PyList::empty(py);
+    let mut buf = String::new();
+    for item in items.try_iter()? {
+        let item = item?;
+        let s = item.cast::<PyString>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "encode_many() expects str items, not {}",
+                item.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            ))
+        })?;
+        let t = s.to_cow()?;
+        buf.clear();
+        enc.encode_string(t.as_bytes(), &mut buf);
+        out.append(PyString::new(py, &buf))?;
+    }
+    Ok(out)
+}
+
+fn kind_name(kind: DecodeErrorKind) -> String {
+    match kind {
+        DecodeErrorKind::TruncatedEscape => "truncated_escape".into(),
+        DecodeErrorKind::InvalidEscape => "invalid_escape".into(),
+        DecodeErrorKind::TruncatedUEscape => "truncated_u_escape".into(),
+        DecodeErrorKind::InvalidUEscape => "invalid_u_escape".into(),
+        DecodeErrorKind::InvalidUtf8 => "invalid_utf8".into(),
+        DecodeErrorKind::InvalidCharset => "invalid_charset".into(),
+        DecodeErrorKind::BufferTooSmall => "buffer_too_small".into(),
+        DecodeErrorKind::LoneSurrogate => "lone_surrogate".into(),
+        DecodeErrorKind::Forbidden(_) => "forbidden".into(),
+        other => format!("{other:?}").to_ascii_lowercase(),
+    }
+}
+
+fn decode_error(py: Python<'_>, e: pctenc::DecodeError) -> PyErr {
+    let err = DecodeError::new_err(e.to_string());
+    let value = err.value(py);
+    let _ = value.setattr("offset", e.offset());
+    let _ = value.setattr("kind", kind_name(e.kind()));
+    err
+}
+
+/// Percent-decodes `data`: `str` in, `str` out (UTF-8 checked: `utf8=None` is `"strict"`
+/// then); `bytes` or a buffer in, `bytes` out (`utf8=None`: no UTF-8 step).
+#[pyfunction]
+#[pyo3(signature = (data, *, strict = true, plus = false, utf8 = Some("strict")))]
+fn decode<'py>(
+    data: &Bound<'py, PyAny>,
+    strict: bool,
+    plus: bool,
+    utf8: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = data.py();
+    let (bytes, as_text) = input_of(data)?;
+    let mode = match utf8 {
+        Some("strict") => Utf8Mode::Strict,
+        Some("lossy") => Utf8Mode::Lossy,
+        None if as_text => Utf8Mode::Strict,
+        None => Utf8Mode::Bytes,
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "utf8 must be 'strict', 'lossy' or None, not {other:?}"
+            )));
+        }
+    };
+    let dec = Decoder::new().lenient(!strict).plus_as_space(plus).utf8(mode);
+    let out = run(py, bytes.len(), || dec.decode(&bytes).map(Cow::into_owned));
+    output(py, out.map_err(|e| decode_error(py, e))?, as_text)
+}
+
+fn validation_kind(kind: ValidationErrorKind) -> String {
+    format!("{kind:?}").chars().fold(String::new(), |mut s, c| {
+        if c.is_ascii_uppercase() && !s.is_empty() {
+            s.push('_');
+        }
+        s.push(c.to_ascii_lowercase());
+        s
+    })
+}
+
+fn check(
+    data: &Bound<'_, PyAny>,
+    set: &str,
+    space_as_plus: bool,
+    iri: bool,
+) -> PyResult<Result<(), pctenc::ValidationError>> {
+    let enc = encoder(set, space_as_plus, false, false, iri)?;
+    let (bytes, _) = input_of(data)?;
+    Ok(run(data.py(), bytes.len(), || enc.validate(&bytes)))
+}
+
+/// Raises `ValidationError` unless `data` is already encoded for the set.
+#[pyfunction]
+#[pyo3(signature = (data, set = "component", *, space_as_plus = false, iri = false))]
+fn validate(data: &Bound<'_, PyAny>, set: &str, space_as_plus: bool, iri: bool) -> PyResult<()> {
+    check(data, set, space_as_plus, iri)?.map_err(|e| {
+        let err = ValidationError::new_err(e.to_string());
+        let value = err.value(data.py());
+        let _ = value.setattr("offset", e.offset());
+        let _ = value.setattr("kind", validation_kind(e.kind()));
+        let _ = value.setattr("byte", e.byte());
+        err
+    })
+}
+
+/// Whether `data` is already encoded for the set.
+#[pyfunction]
+#[pyo3(signature = (data, set = "component", *, space_as_plus = false, iri = false))]
+fn is_valid(data: &Bound<'_, PyAny>, set: &str, space_as_plus: bool, iri: bool) -> PyResult<bool> {
+    Ok(check(data, set, space_as_plus, iri)?.is_ok())
+}
+
+/// RFC 3986 normalization (uppercase hex, unreserved escapes decoded).
+#[pyfunction]
+fn normalize<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let (bytes, as_text) = input_of(data)?;
+    let out = run(data.py(), bytes.len(), || pctenc::normalize(&bytes).into_owned());
+    output(data.py(), out, as_text)
+}
+
+/// Encodes what needs it and keeps valid escapes (re-quoting), to a `str`.
+#[pyfunction]
+#[pyo3(signature = (data, set = "component"))]
+fn requote<'py>(data: &Bound<'py, PyAny>, set: &str) -> PyResult<Bound<'py, PyString>> {
+    let set = named_set(set)?;
+    let (bytes, _) = input_of(data)?;
+    let out = run(data.py(), bytes.len(), || pctenc::requote(&bytes, &set).into_owned());
+    Ok(PyString::new(data.py(), &out))
+}
+
+/// The named sets: `name`, `aliases`, `description`, `keeps` (the punctuation kept besides
+/// letters and digits) and `space` (`"+"`, `"%20"` or `"kept"`).
+#[pyfunction]
+fn sets_info(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    for named in sets::NAMED {
+        let d = PyDict::new(py);
+        d.set_item("name", named.name)?;
+        d.set_item("aliases", named.aliases.to_vec())?;
+        d.set_item("description", named.description)?;
+        d.set_item("keeps", named.set.kept_punctuation().map(char::from).collect::<String>())?;
+        let space = if named.set.space_as_plus() {
+            "+"
+        } else if named.set.contains(b' ') {
+            "%20"
+        } else {
+            "kept"
+        };
+        d.set_item("space", space)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// `application/x-www-form-urlencoded` pairs, as `URLSearchParams` reads them.
+#[pyfunction]
+fn form_parse<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let py = data.py();
+    let (bytes, _) = input_of(data)?;
+    let list = PyList::empty(py);
+    for (name, value) in pctenc::form::parse(&bytes) {
+        list.append(PyTuple::new(py, [name.as_ref(), value.as_ref()])?)?;
+    }
+    Ok(list)
+}
+
+/// Pairs of `str` to a form body, as `URLSearchParams.toString()` writes it.
+#[pyfunction]
+fn form_serialize(pairs: &Bound<'_, PyAny>) -> PyResult<String> {
+    let mut out = pctenc::form::Serializer::new();
+    for pair in pairs.try_iter()? {
+        let (name, value): (String, String) = pair?.extract()?;
+        out.append_pair(&name, &value);
+    }
+    Ok(out.finish())
+}
+
+#[pymodule]
+fn _pctenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(quote, m)?)?;
+    m.add_function(wrap_pyfunction!(quote_plus, m)?)?;
+    m.add_function(wrap_pyfunction!(quote_from_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(unquote, m)?)?;
+    m.add_function(wrap_pyfunction!(unquote_plus, m)?)?;
+    m.add_function(wrap_pyfunction!(unquote_to_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_many, m)?)?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(requote, m)?)?;
+    m.add_function(wrap_pyfunction!(sets_info, m)?)?;
+    m.add_function(wrap_pyfunction!(form_parse, m)?)?;
+    m.add_function(wrap_pyfunction!(form_serialize, m)?)?;
+    m.add("DecodeError", m.py().get_type::<DecodeError>())?;
+    m.add("ValidationError", m.py().get_type::<ValidationError>())?;
+    m.add("RELEASE_GIL", RELEASE_GIL)?;
+    Ok(())
+}
