@@ -220,6 +220,41 @@ time (`perf`: about three quarters of an encode).
 """
 
 
+def python_section(data):
+    """The Python package (`pctenc-python/`) against `urllib.parse`, from `python.json`."""
+    if not data:
+        return ""
+    goals = {"64 KiB": 20, "30 B": 3, "1M strings": 10}
+    rows, failures = [], []
+    for r in data["results"]:
+        goal = next(g for k, g in goals.items() if r["name"].endswith(k))
+        unit = (lambda ns: f"{ns / 1e6:.1f} ms") if r["pctenc_ns"] > 1e6 else (lambda ns: f"{ns / 1000:.2f} µs")
+        met = r["speedup"] >= goal
+        if not met:
+            failures.append(f"{r['name']}: {r['speedup']:.1f}x, goal {goal}x")
+        rows.append(f"| `{r['name']}` | {unit(r['pctenc_ns'])} | {unit(r['urllib_ns'])} | {r['speedup']:.1f}x | "
+                    f"{goal}x, {'met' if met else '**not met**'} |")
+    verdict = "All met in this run." if not failures else "Not met in this run: " + "; ".join(failures) + "."
+    return f"""
+## Python
+
+The `pctenc` Python package (`pctenc-python/`, PyO3, abi3) against CPython's `urllib.parse`,
+measured by `python3 pctenc-python/bench.py --json benches/results/python.json` on
+{data['date']} ({data['cpu']}, CPython {data['python']}, commit `{data['commit']}`), medians of
+{data['repeat']} `timeit` runs, both sides' results checked equal first. 64 KiB: one call on an
+access-log mix (paths, queries with spaces and `&`, UTF-8 names; `unquote` reads its `quote`);
+30 B: per call, over 1,000 different strings; `encode_many`: a million strings of 10 to 29
+bytes through `pctenc.encode_many(strings, "python-quote")` against `[quote(s) for s in
+strings]`.
+
+| call | pctenc | `urllib.parse` | speed-up | goal |
+|---|---:|---:|---:|---|
+{chr(10).join(rows)}
+
+{verdict}
+"""
+
+
 def short_section(records):
     """Short strings: ns per call at each size, the ratios to percent-encoding, the goals."""
     if not records:
@@ -690,7 +725,8 @@ def large_section(data):
 # The document
 
 
-def report(results, large, machine, backends, capi=None, datafusion=None, short=None, charset=None):
+def report(results, large, machine, backends, capi=None, datafusion=None, short=None, charset=None,
+           python=None):
     best = backends[0]
     ours = [f"pctenc-{b}" for b in backends]
     def named(functions):
@@ -807,7 +843,7 @@ against the serial ones, on the `log` workload, GB/s of input:
 ### The CLI on a large access log (`scripts/large-inputs.py`)
 
 {large_section(large)}
-""" + charset_section(charset) + capi_section(capi) + datafusion_section(datafusion)
+""" + charset_section(charset) + capi_section(capi) + python_section(python) + datafusion_section(datafusion)
 
 
 def datafusion_section(df):
@@ -974,8 +1010,10 @@ def main():
     short = json.loads(short_path.read_text()) if short_path.exists() else None
     charset_path = results_dir / "charset.json"
     charset = json.loads(charset_path.read_text()) if charset_path.exists() else None
+    python_path = results_dir / "python.json"
+    python = json.loads(python_path.read_text()) if python_path.exists() else None
     outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends, capi, datafusion, short,
-                                              charset)}
+                                              charset, python)}
     for name, svg in charts(results, backends, GOAL_SIZE):
         outputs[docs / name] = svg
     readme = pathlib.Path(args.readme)

@@ -28,4 +28,6 @@ for round in 1 2 3; do
 done
 python3 scripts/large-inputs.py --runs 15 --json benches/results/large-inputs.json
 bash pctenc-capi/bench.sh --json benches/results/capi.json
+# The Python package against urllib.parse (needs `pip install ./pctenc-python` first).
+python3 pctenc-python/bench.py --json benches/results/python.json
 python3 scripts/bench-report.py
