@@ -44,6 +44,16 @@ fn text<'a>(s: &'a Bound<'_, PyString>) -> Option<Cow<'a, str>> {
     s.to_cow().ok()
 }
 
+/// `v` as an exact `str` (not a subclass, whose methods CPython's code would call).
+fn exact_str<'a, 'py>(v: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyString>> {
+    if v.is_exact_instance_of::<PyString>() { v.cast::<PyString>().ok() } else { None }
+}
+
+/// `v` as an exact `bytes`.
+fn exact_bytes<'a, 'py>(v: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyBytes>> {
+    if v.is_exact_instance_of::<PyBytes>() { v.cast::<PyBytes>().ok() } else { None }
+}
+
 /// Whether `encoding` names UTF-8 in one of its usual spellings (others go to CPython).
 fn is_utf8(encoding: &Bound<'_, PyAny>) -> bool {
     let Ok(name) = encoding.cast::<PyString>() else { return false };
@@ -65,12 +75,12 @@ fn quote_set(safe: &Bound<'_, PyAny>) -> Option<Set> {
             set = set.remove(b);
         }
     };
-    if let Ok(s) = safe.cast::<PyString>() {
+    if let Some(s) = exact_str(safe) {
         keep(text(s)?.as_bytes());
-    } else if let Ok(b) = safe.cast::<PyBytes>() {
+    } else if let Some(b) = exact_bytes(safe) {
         keep(b.as_bytes());
-    } else if let Ok(b) = safe.cast::<PyByteArray>() {
-        keep(&b.to_vec());
+    } else if safe.is_exact_instance_of::<PyByteArray>() {
+        keep(&safe.cast::<PyByteArray>().ok()?.to_vec());
     } else {
         return None;
     }
@@ -99,10 +109,13 @@ fn encode_bytes(py: Python<'_>, set: Set, bytes: &[u8]) -> String {
 
 fn quote_from_bytes_inner<'py>(bs: &Bound<'py, PyAny>, safe: &Bound<'py, PyAny>) -> PyResult<Quoted<'py>> {
     let py = bs.py();
-    let bytes: Cow<'_, [u8]> = if let Ok(b) = bs.cast::<PyBytes>() {
+    let bytes: Cow<'_, [u8]> = if let Some(b) = exact_bytes(bs) {
         Cow::Borrowed(b.as_bytes())
-    } else if let Ok(b) = bs.cast::<PyByteArray>() {
-        Cow::Owned(b.to_vec())
+    } else if bs.is_exact_instance_of::<PyByteArray>() {
+        Cow::Owned(bs.cast::<PyByteArray>()?.to_vec())
+    } else if bs.is_instance_of::<PyBytes>() || bs.is_instance_of::<PyByteArray>() {
+        // A subclass: CPython's code, which calls its methods.
+        return Ok(Quoted::Object(urllib(py)?.getattr("quote_from_bytes")?.call1((bs, safe))?));
     } else {
         return Err(PyTypeError::new_err("quote_from_bytes() expected bytes"));
     };
@@ -122,6 +135,10 @@ fn quote_inner<'py>(
     errors: &Bound<'py, PyAny>,
 ) -> PyResult<Quoted<'py>> {
     let py = string.py();
+    if string.is_instance_of::<PyString>() && !string.is_exact_instance_of::<PyString>() {
+        // A str subclass, whose `encode` CPython calls.
+        return Ok(Quoted::Object(urllib(py)?.getattr("quote")?.call1((string, safe, encoding, errors))?));
+    }
     let Ok(s) = string.cast::<PyString>() else {
         if !encoding.is_none() {
             return Err(PyTypeError::new_err("quote() doesn't support 'encoding' for bytes"));
@@ -173,6 +190,9 @@ fn quote_plus<'py>(
     errors: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = string.py();
+    if !string.is_exact_instance_of::<PyString>() && !string.is_exact_instance_of::<PyBytes>() {
+        return urllib(py)?.getattr("quote_plus")?.call1((string, safe, encoding, errors));
+    }
     let no_space = if let Ok(s) = string.cast::<PyString>() {
         !s.contains(" ")?
     } else if let Ok(b) = string.cast::<PyBytes>() {
@@ -223,21 +243,26 @@ fn unquote_inner<'py>(
         urllib(py)?.getattr(name)?.call1((string, encoding, errors))
     };
     let errors_or = if errors.is_none() { PyString::new(py, "replace").into_any() } else { errors.clone() };
-    if let Ok(s) = string.cast::<PyString>() {
+    if let Some(s) = exact_str(string) {
         // CPython hands `encoding` and `errors` to `bytes.decode`, which wants `str`s.
         if (!is_utf8(encoding) && !encoding.is_none()) || errors_or.cast::<PyString>().is_err() {
             return fallback();
         }
         let Some(t) = text(s) else { return fallback() };
-        if !(t.contains('%') || plus && t.contains('+')) {
-            return Ok(string.clone());
+        if !t.contains('%') {
+            // CPython returns the string itself, or with `+`, `string.replace('+', ' ')`.
+            return Ok(if plus {
+                PyString::new(py, &t.replace('+', " ")).into_any()
+            } else {
+                string.clone()
+            });
         }
         return match utf8_text(unquote_bytes(py, t.as_bytes(), plus), &errors_or) {
             Ok(text) => Ok(PyString::new(py, &text).into_any()),
             Err(_) => fallback(),
         };
     }
-    if let Ok(b) = string.cast::<PyBytes>()
+    if let Some(b) = exact_bytes(string)
         && !plus
         && is_utf8(encoding)
         && errors.cast::<PyString>().is_ok()
@@ -275,12 +300,15 @@ fn unquote_plus<'py>(
 #[pyfunction]
 fn unquote_to_bytes<'py>(string: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let py = string.py();
-    if let Ok(s) = string.cast::<PyString>()
+    if let Some(s) = exact_str(string)
         && let Some(t) = text(s)
     {
         return Ok(PyBytes::new(py, &unquote_bytes(py, t.as_bytes(), false)).into_any());
     }
-    if let Ok(b) = string.cast::<PyBytes>() {
+    if let Some(b) = exact_bytes(string) {
+        if !b.as_bytes().contains(&b'%') {
+            return Ok(string.clone()); // as CPython: the input itself
+        }
         return Ok(PyBytes::new(py, &unquote_bytes(py, b.as_bytes(), false)).into_any());
     }
     urllib(py)?.getattr("unquote_to_bytes")?.call1((string,))

@@ -153,3 +153,40 @@ def test_edge_cases():
     for name in DROPINS:
         same(name, big)
         same(name, big.encode())
+
+
+class S(str):
+    pass
+
+
+class SE(str):
+    def encode(self, *args, **kwargs):
+        return b"XYZ"
+
+
+class B(bytes):
+    pass
+
+
+def test_subclasses_and_identity():
+    for value in [S("abc"), S("a b+c%41"), SE("a b"), B(b"abc"), B(b"a%20b"), bytearray(b"a b")]:
+        for name in DROPINS:
+            same(name, value)
+        same("quote", "a b", SE("/ "))
+        same("quote_plus", "a b", SE("/"))
+    assert type(pctenc.unquote_plus(S("abc"))) is type(up.unquote_plus(S("abc")))
+    x = b"abc"
+    assert (pctenc.unquote_to_bytes(x) is x) == (up.unquote_to_bytes(x) is x)
+    s = "no escapes"
+    assert (pctenc.unquote(s) is s) == (up.unquote(s) is s)
+
+
+def test_errors_pickle():
+    import pickle
+    for call in [lambda: pctenc.decode("%zz"), lambda: pctenc.validate("a b", "rfc3986")]:
+        try:
+            call()
+        except ValueError as e:
+            back = pickle.loads(pickle.dumps(e))
+            assert type(back) is type(e) and str(back) == str(e)
+            assert type(e).__module__ == "pctenc"

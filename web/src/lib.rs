@@ -153,7 +153,7 @@ pub unsafe extern "C" fn pe_encode(ptr: *const u16, len: usize, set: u32, flags:
 }
 
 /// Decodes `len` bytes of UTF-8 text with `flags`. In bytes mode (neither UTF-8 flag) the
-/// bytes that are not UTF-8 are shown as `\xHH`.
+/// bytes that are not UTF-8 are shown as `\xHH` and a backslash as `\\`.
 ///
 /// # Safety
 ///
@@ -175,16 +175,18 @@ pub unsafe extern "C" fn pe_decode(ptr: *const u8, len: usize, flags: u32) -> i3
         .legacy_u(flags & LEGACY_U != 0)
         .utf8(utf8);
     match dec.decode(input) {
-        Ok(out) => ok(show_bytes(&out).as_bytes()),
+        Ok(out) if utf8 == Utf8Mode::Bytes => ok(show_bytes(&out).as_bytes()),
+        Ok(out) => ok(&out),
         Err(e) => invalid(e.offset(), &e.kind().to_string()),
     }
 }
 
-/// `bytes` as text: valid UTF-8 as it is, every other byte as `\xHH`.
+/// `bytes` as text: valid UTF-8 as it is, every other byte as `\xHH`, and a backslash as
+/// `\\`, so that the two cannot be confused.
 fn show_bytes(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
-        out.push_str(chunk.valid());
+        out.push_str(&chunk.valid().replace('\\', "\\\\"));
         for b in chunk.invalid() {
             let _ = write!(out, "\\x{b:02X}");
         }
@@ -370,6 +372,8 @@ mod tests {
             (1, ("invalid percent-escape: `%` not followed by two hex digits".into(), 3))
         );
         assert_eq!(run(pe_decode, b"a+b%FF", PLUS), (0, ("a b\\xFF".into(), 0)));
+        assert_eq!(run(pe_decode, b"%5CxFF|%FF", 0).1.0, "\\\\xFF|\\xFF");
+        assert_eq!(run(pe_decode, b"%5C", UTF8_STRICT).1.0, "\\");
         assert_eq!(run(pe_decode, b"a%FF", UTF8_LOSSY).1.0, "a\u{FFFD}");
         assert_eq!(run(pe_decode, b"a%FF", UTF8_STRICT).1.1, 1);
         assert_eq!(run(pe_decode, b"%u00E9", LEGACY_U | UTF8_STRICT).1.0, "é");

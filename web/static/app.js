@@ -6,7 +6,15 @@ const $ = (id) => document.getElementById(id);
 const input = $("input"), output = $("output"), error = $("error"), marks = $("marks");
 const setSelect = $("set");
 
-const pctenc = await load("pctenc_web.wasm");
+let pctenc;
+try {
+  pctenc = await load("pctenc_web.wasm");
+} catch (e) {
+  error.textContent = `pctenc_web.wasm could not be loaded (${e}). Serve this folder over HTTP, `
+    + "for example with: python3 -m http.server -d web/dist";
+  error.hidden = false;
+  throw e;
+}
 // The sets, and the default: `component`, what encodeURIComponent keeps.
 pctenc.sets.forEach((s, i) => setSelect.add(new Option(s.name, String(i))));
 setSelect.value = String(pctenc.sets.findIndex((s) => s.name === "component"));
@@ -42,8 +50,10 @@ const direction = () => document.querySelector('input[name="direction"]:checked'
 function showSetInfo() {
   const s = pctenc.sets[Number(setSelect.value)];
   const aliases = s.aliases.length ? ` Also called ${s.aliases.join(", ")}.` : "";
-  $("set-info").textContent = `${s.description}. Keeps A-Z a-z 0-9 ${s.keeps.replaceAll(" ", "space ")}; `
+  const info = `${s.description}. Keeps A-Z a-z 0-9 ${s.keeps.replaceAll(" ", "space ")}; `
     + `a space is ${s.space === "kept" ? "kept" : "written " + s.space}.${aliases}`;
+  // Only when the set changes, so that a screen reader is not told again at every key.
+  if ($("set-info").textContent !== info) $("set-info").textContent = info;
 }
 
 // The input's text with the character at `at` (a UTF-16 index) marked, behind the textarea.
@@ -73,7 +83,9 @@ function show(result) {
     return;
   }
   output.value = "";
-  const where = result.at < input.value.length ? `character ${result.at + 1}` : "the end";
+  // `at` is a UTF-16 index; people count characters (code points).
+  const where = result.at < input.value.length
+    ? `character ${Array.from(input.value.slice(0, result.at)).length + 1}` : "the end";
   error.textContent = `Error at offset ${result.at} (${where}): ${result.message}`;
   error.hidden = false;
   input.setAttribute("aria-invalid", "true");
@@ -81,10 +93,16 @@ function show(result) {
   mark(result.at);
 }
 
+// Marking is per character: beyond this many the table shows each set's output unmarked.
+const MARK_LIMIT = 2000;
+
 // Every set on the input: the characters whose encoding differs between sets are marked.
+// Each character is encoded on its own, and so is each `%HH` when escapes are kept (the one
+// thing that depends on what follows a character); the pieces join to the whole output.
 function compare() {
   const value = input.value, flags = encodeFlags();
-  const chars = Array.from(value);
+  const units = flags & ENCODE.KEEP_ESCAPES ? value.match(/%[0-9A-Fa-f]{2}|[\s\S]/gu) ?? [] : Array.from(value);
+  const chars = units.length <= MARK_LIMIT ? units : [];
   const rows = pctenc.sets.map((s, i) => ({ name: s.name, whole: pctenc.encode(value, i, flags),
     parts: chars.map((c) => pctenc.encode(c, i, flags)) }));
   const tbody = $("compare-rows");
@@ -99,6 +117,10 @@ function compare() {
     if (!row.whole.ok) {
       td.textContent = `error at offset ${row.whole.at}: ${row.whole.message}`;
       td.className = "bad";
+      continue;
+    }
+    if (!chars.length) {
+      td.textContent = row.whole.output;
       continue;
     }
     row.parts.forEach((part, k) => {
@@ -131,6 +153,7 @@ function update() {
       const r = pctenc.formParse(value);
       const tbody = $("pair-rows");
       tbody.replaceChildren();
+      if (!r.ok) return show(r);
       for (const [name, v] of r.pairs) {
         const tr = tbody.insertRow();
         tr.insertCell().textContent = name;
@@ -144,6 +167,15 @@ function update() {
 input.addEventListener("input", update);
 input.addEventListener("scroll", syncScroll);
 document.querySelector("main").addEventListener("change", update);
-$("copy").addEventListener("click", () => navigator.clipboard?.writeText(output.value));
+$("copy").addEventListener("click", async () => {
+  const button = $("copy");
+  try {
+    await navigator.clipboard.writeText(output.value);
+    button.textContent = "Copied";
+  } catch {
+    button.textContent = "Copy failed: select the output and copy it";
+  }
+  setTimeout(() => { button.textContent = "Copy output"; }, 1500);
+});
 update();
 document.body.dataset.ready = "true";

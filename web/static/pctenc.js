@@ -2,6 +2,7 @@
 // place) out, through the module's plain exports (web/src/lib.rs says the protocol).
 
 const utf8 = new TextEncoder();
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const text = new TextDecoder();
 
 export async function load(url) {
@@ -35,8 +36,14 @@ class Pctenc {
     return { ok: false, message, at: Math.min(at, input.length) };
   }
 
-  // Calls `run(ptr, len)` with `input` as UTF-8 bytes in the module's memory.
+  // Calls `run(ptr, len)` with `input` as UTF-8 bytes in the module's memory. A lone
+  // surrogate has no UTF-8 (TextEncoder would write U+FFFD instead): it is refused where it is.
   #withBytes(input, run) {
+    const lone = LONE_SURROGATE.exec(input);
+    if (lone) {
+      const unit = input.charCodeAt(lone.index).toString(16).toUpperCase();
+      return { ok: false, at: lone.index, message: `lone surrogate U+${unit}: half a UTF-16 surrogate pair is not text` };
+    }
     const bytes = utf8.encode(input);
     const ptr = this.wasm.pe_alloc(bytes.length);
     new Uint8Array(this.wasm.memory.buffer, ptr, bytes.length).set(bytes);

@@ -190,6 +190,21 @@ try {
     assert.equal((await type("ok%E2%82")).output, "ok\uFFFD");
     await t("select", "utf8", "bytes");
     assert.equal((await type("ok%E2%82")).output, "ok\\xE2\\x82");
+    // A backslash of the text is written \\, so that it is not read as a byte's \xHH.
+    assert.equal((await type("%5CxFF|%FF")).output, "\\\\xFF|\\xFF");
+    // Characters are counted as people count them, past astral ones.
+    await t("select", "utf8", "strict");
+    await t("radio", "strictness", "strict");
+    r = await type("😀😀%zz");
+    assert.match(r.error, /^Error at offset 4 \(character 3\)/);
+    // A lone surrogate has no UTF-8: refused where it is, in every mode that reads text.
+    for (const m of ["decode", "check", "normalize", "form"]) {
+      await t("mode", m);
+      r = await type("a\uDC00%41");
+      assert.deepEqual(r.mark, { at: 1, text: "\uDC00" }, m);
+      assert.match(r.error, /lone surrogate U\+DC00/, m);
+    }
+    await t("mode", "decode");
     await t("check", "legacy-u", true);
     assert.equal((await type("%u00E9%u20AC")).output, "é€");
   });
@@ -230,6 +245,18 @@ try {
     // `a` is kept and é escaped by all: never marked; the space, `/`, `~` and `'` differ.
     assert.ok(!get("path").marked.includes("a") && !get("path").marked.includes("%C3%A9"));
     assert.deepEqual(get("form").marked, ["+", "%2F", "%7E", "%27"]);
+    // Every row is the set's own encoding of the whole input, kept escapes included.
+    await t("check", "keep-escapes", true);
+    await type("%41 b%zz");
+    const kept = await page.$$eval("#compare-rows tr", (trs) => trs.map((tr) => tr.querySelector("td").textContent));
+    const whole = await page.evaluate(() => [...document.getElementById("set").options].map((o) => {
+      window.t.select("set", o.text);
+      return document.getElementById("output").value;
+    }));
+    assert.deepEqual(kept, whole);
+    assert.equal(kept[1], "%41%20b%25zz");
+    await t("check", "keep-escapes", false);
+    await t("select", "set", "component");
   });
 
   await test("every control has a label; keyboard reaches the input", async () => {

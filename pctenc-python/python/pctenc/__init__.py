@@ -34,6 +34,9 @@ __all__ = [
     "form", "DecodeError", "ValidationError", "RELEASE_GIL",
 ]
 
+# The exceptions are the package's (and so pickle by this name, for process pools).
+DecodeError.__module__ = ValidationError.__module__ = "pctenc"
+
 _quote = _pctenc.quote
 _quote_plus = _pctenc.quote_plus
 _quote_from_bytes = _pctenc.quote_from_bytes
