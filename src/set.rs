@@ -312,6 +312,30 @@ impl Set {
         self.flags & PLUS != 0 && self.contains(b' ') && (self.contains(b'+') || self.flags & COPY_PLUS != 0)
     }
 
+    /// How the set writes a space, as a label: `"+"` (the form rule,
+    /// [`space_as_plus`](Set::space_as_plus)), `"%20"`, or `"kept"` when the space stays raw.
+    /// A space is the character whose spelling differs most between ecosystems, so the
+    /// listings of the sets (`pctenc sets`, the web page, the Python module's `sets()`) show
+    /// it beside [`kept_punctuation`](Set::kept_punctuation).
+    ///
+    /// ```
+    /// use pctenc::sets;
+    ///
+    /// assert_eq!(sets::FORM.space_label(), "+");
+    /// assert_eq!(sets::COMPONENT.space_label(), "%20");
+    /// assert_eq!(sets::COMPONENT.remove(b' ').space_label(), "kept");
+    /// ```
+    #[inline]
+    pub const fn space_label(&self) -> &'static str {
+        if self.space_as_plus() {
+            "+"
+        } else if self.contains(b' ') {
+            "%20"
+        } else {
+            "kept"
+        }
+    }
+
     /// Whether the non-ASCII characters an IRI may hold are kept raw (see
     /// [`with_iri`](Set::with_iri)).
     ///

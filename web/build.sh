@@ -13,4 +13,5 @@ mkdir -p web/dist
 cp web/static/index.html web/static/style.css web/static/app.js web/static/pctenc.js web/dist/
 cp "$target/wasm32-unknown-unknown/release/pctenc_web.wasm" web/dist/
 size=$(wc -c < web/dist/pctenc_web.wasm)
-echo "web/dist: pctenc_web.wasm is $size bytes ($((size / 1024)) KiB)"
+# Whole KiB, rounded to the nearest (as the READMEs give it).
+echo "web/dist: pctenc_web.wasm is $size bytes ($(((size + 512) / 1024)) KiB)"

@@ -546,14 +546,7 @@ fn sets_info(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("aliases", named.aliases.to_vec())?;
         d.set_item("description", named.description)?;
         d.set_item("keeps", named.set.kept_punctuation().map(char::from).collect::<String>())?;
-        let space = if named.set.space_as_plus() {
-            "+"
-        } else if named.set.contains(b' ') {
-            "%20"
-        } else {
-            "kept"
-        };
-        d.set_item("space", space)?;
+        d.set_item("space", named.set.space_label())?;
         list.append(d)?;
     }
     Ok(list)

@@ -8,13 +8,7 @@ pub fn table() -> String {
     for named in pctenc::sets::NAMED {
         let kept: String = named.set.kept_punctuation().map(char::from).collect();
         let kept = kept.replace(' ', "SP ");
-        let space = if named.set.space_as_plus() {
-            "+"
-        } else if named.set.contains(b' ') {
-            "%20"
-        } else {
-            "kept"
-        };
+        let space = named.set.space_label();
         let _ = writeln!(out, "{:<18} {:<36} {:<6} {}", named.name, kept, space, named.aliases.join(", "));
     }
     let _ = writeln!(

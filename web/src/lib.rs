@@ -298,15 +298,8 @@ pub extern "C" fn pe_sets() -> i32 {
         let keeps: String = named.set.kept_punctuation().map(char::from).collect();
         json.push_str(",\"keeps\":");
         json_string(&keeps, &mut json);
-        let space = if named.set.space_as_plus() {
-            "+"
-        } else if named.set.contains(b' ') {
-            "%20"
-        } else {
-            "kept"
-        };
         json.push_str(",\"space\":");
-        json_string(space, &mut json);
+        json_string(named.set.space_label(), &mut json);
         json.push('}');
     }
     json.push(']');
