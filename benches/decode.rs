@@ -23,6 +23,9 @@
 //! bytes the decoder reads. Functions:
 //!
 //! - `memcpy`: `copy_from_slice` of the encoded input into a preallocated buffer;
+//! - `memcpy-output`: `copy_from_slice` of as many bytes as the *output* (the decoded
+//!   length): what writing the output costs the memory system (throughput still counts the
+//!   input's bytes, so the ratio to it is the fraction reached);
 //! - `pctenc-<backend>`: `Decoder::new().engine(..).decode_slice` (strict, bytes) into a
 //!   preallocated buffer, for every backend this CPU has;
 //! - `pctenc-<best>-cow`: `pctenc::decode` (strict; borrows when there is no `%`, else
@@ -97,6 +100,7 @@ fn bench_decode(c: &mut Criterion) {
             let group_id = format!("decode/{name}/{size}");
             check(&group_id, &input, &original);
             let text = std::str::from_utf8(&original).is_ok();
+            let out_len = original.len();
             drop(original);
             let input = input.as_slice();
 
@@ -111,6 +115,15 @@ fn bench_decode(c: &mut Criterion) {
                     black_box(&mut buf);
                 })
             });
+
+            let (from, mut to) = (vec![b'a'; out_len], vec![0u8; out_len]);
+            group.bench_function("memcpy-output", |b| {
+                b.iter(|| {
+                    to.copy_from_slice(black_box(&from));
+                    black_box(&mut to);
+                })
+            });
+            drop((from, to));
 
             let best = Backend::detect();
             for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
