@@ -125,6 +125,7 @@ pub fn explain_lines(
     progress: &Progress,
 ) -> Result<(), Failure> {
     let bytes = decoder.utf8(Utf8Mode::Bytes);
+    let strict = decoder.utf8(Utf8Mode::Strict);
     let (mut lines, mut shown) = (0u64, 0u64);
     each_line(files, out, progress, |name, line, _, number, offset, out| {
         lines += 1;
@@ -139,9 +140,15 @@ pub fn explain_lines(
         })?;
         let Err(e) = std::str::from_utf8(&decoded) else { return Ok(()) };
         shown += 1;
+        // Where in the line the bytes stop being UTF-8: the strict decoder names the `%` (or
+        // raw byte) that starts the first malformed sequence, which is what a reader looks
+        // for in the input; the decoded index alone points into text nobody sees.
+        let at = match strict.decode(line) {
+            Err(err) => format!("{name}:{number}:{}", err.offset() + 1),
+            Ok(_) => format!("{name}:{number}"),
+        };
         let mut report = format!(
-            "{name}:{number}: not UTF-8 from byte {} of the decoded line on; reads as:
-",
+            "{at}: not UTF-8 from here on (byte {} of the decoded line); reads as:\n",
             e.valid_up_to()
         );
         let readings = explain(&decoded);

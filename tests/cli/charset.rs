@@ -128,7 +128,10 @@ fn check_with_a_charset() {
 fn explain_lists_readings() {
     let out = ok(&["decode", "--explain"], b"Fu%DFball\nok\n%8C%9F%8D%F5\n%1B[2J%82\n");
     let out = String::from_utf8(out).unwrap();
-    assert!(out.contains("<stdin>:1: not UTF-8"), "{out}");
+    // The column is the input's: the `%` of `%DF`, byte 3 of the line.
+    assert!(out.contains("<stdin>:1:3: not UTF-8 from here on (byte 2 of the decoded line)"), "{out}");
+    assert!(out.contains("<stdin>:3:1: not UTF-8"), "{out}");
+    assert!(out.contains("<stdin>:4:7: not UTF-8"), "{out}");
     assert!(out.contains("  windows-1252   Fußball\n"), "{out}");
     assert!(out.contains("  Shift_JIS      検索\n"), "{out}");
     assert!(!out.contains("<stdin>:2:"), "{out}");
@@ -137,6 +140,10 @@ fn explain_lists_readings() {
     assert!(out.ends_with("3 of 4 lines not UTF-8\n"), "{out}");
     let (code, _) = fails(&["decode", "--explain"], b"%zz\n");
     assert_eq!(code, 1);
+    // A raw byte that is not UTF-8 is named where it stands, after escapes that decode to
+    // several bytes each.
+    let out = String::from_utf8(ok(&["decode", "--explain"], b"%C3%A9 \xE9t\xE9\n")).unwrap();
+    assert!(out.contains("<stdin>:1:8: not UTF-8 from here on (byte 3 of the decoded line)"), "{out}");
 }
 
 #[test]
