@@ -165,6 +165,33 @@ fn escapes_and_malformed_escapes_at_every_position() {
     }
 }
 
+/// Long runs of escapes (text in a non-Latin script) of every length up to 600 bytes, at
+/// every phase, broken anywhere by a raw byte,
+/// a malformed or truncated escape, a `+`, an escape the `Reject` options refuse, or
+/// invalid UTF-8.
+#[test]
+fn runs_of_escapes_broken_anywhere() {
+    let run: &[&[u8]] = &[b"%E4", b"%B8", b"%AD", b"%e6", b"%96", b"%87", b"%20", b"%2f", b"%F0"];
+    let breaks: &[&[u8]] = &[b"a", b"%zz", b"%4", b"%", b"+", b"%2B", b"%2F", b"\xFF", b"%%41", b"%0g"];
+    for engine in engines() {
+        for len in (0..=3 * 200).step_by(if MIRI { 127 } else { 7 }) {
+            for phase in 0..if MIRI { 1 } else { 3 } {
+                check_modes(engine, &tokens(len, phase, run));
+            }
+        }
+        // Breaks in the first, middle and last groups of a run of 3 x 160 bytes.
+        let base = tokens(3 * 160, 0, run);
+        for (b, insert) in thin(breaks, 4).into_iter().enumerate() {
+            for at in thin(0..=base.len(), 97 + b) {
+                let mut input = base[..at].to_vec();
+                input.extend_from_slice(insert);
+                input.extend_from_slice(&base[at..]);
+                check_modes(engine, &input);
+            }
+        }
+    }
+}
+
 /// Every byte value, raw and as an escape (upper and lower case), at every position of a
 /// block and across its end.
 #[test]
