@@ -72,9 +72,8 @@ GOALS = {
     ],
 }
 GOAL_SIZE = 65536
-# The columns' names of functions whose id says less than a reader needs.
-COLUMN_NAMES = {"memcpy-output": "`memcpy` of the output"}
-RATIO_NAMES = {"memcpy-output": "`memcpy` of the output"}
+# The names, in the tables' heads, of functions whose id says less than a reader needs.
+NAMES = {"memcpy-output": "`memcpy` of the output"}
 
 COLORS = {
     "memcpy": "#9e9e9e",
@@ -456,7 +455,7 @@ def throughput_tables(results, kind, columns, title=None, against=()):
         head = "| input | " + " | ".join(h for _, h in cols)
         rule = "|---|" + "---:|" * len(cols)
         for f, ref in ratios:
-            head += f" | {f[len('pctenc-'):]} / {RATIO_NAMES.get(ref, ref)}"
+            head += f" | {f[len('pctenc-'):]} / {NAMES.get(ref, ref)}"
             rule += "---:|"
         out.append(head + " |")
         out.append(rule)
@@ -734,7 +733,7 @@ def report(results, large, machine, backends, capi=None, datafusion=None, short=
     best = backends[0]
     ours = [f"pctenc-{b}" for b in backends]
     def named(functions):
-        return [(f, COLUMN_NAMES.get(f, f"`{f}`")) for f in functions]
+        return [(f, NAMES.get(f, f"`{f}`")) for f in functions]
 
     peers_enc = named(["memcpy", "memcpy-output"] + ours + PEERS + [f"pctenc-{best}-string"])
     peers_dec = named(["memcpy", "memcpy-output"] + ours + PEERS[:2])

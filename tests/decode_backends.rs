@@ -166,9 +166,8 @@ fn escapes_and_malformed_escapes_at_every_position() {
 }
 
 /// Long runs of escapes (text in a non-Latin script) of every length up to 600 bytes, at
-/// every phase, broken anywhere by a raw byte,
-/// a malformed or truncated escape, a `+`, an escape the `Reject` options refuse, or
-/// invalid UTF-8.
+/// every phase, broken anywhere by a raw byte, a malformed or truncated escape, a `+`, an
+/// escape the `Reject` options refuse, or invalid UTF-8.
 #[test]
 fn runs_of_escapes_broken_anywhere() {
     let run: &[&[u8]] = &[b"%E4", b"%B8", b"%AD", b"%e6", b"%96", b"%87", b"%20", b"%2f", b"%F0"];
