@@ -50,7 +50,7 @@ use pctenc::{Backend, Decoder, Encoder, Engine, sets};
 
 #[allow(dead_code)] // Shared by the benches; each uses a part.
 mod common;
-use common::{WORKLOADS, Workload, configure_large, escaped_percent, pctenc_id, sizes};
+use common::{WORKLOADS, Workload, bench_output_copy, configure_large, escaped_percent, pctenc_id, sizes};
 
 fn pe_decode(input: &[u8], out: &mut Vec<u8>) {
     out.extend(percent_encoding::percent_decode(input));
@@ -116,14 +116,7 @@ fn bench_decode(c: &mut Criterion) {
                 })
             });
 
-            let (from, mut to) = (vec![b'a'; out_len], vec![0u8; out_len]);
-            group.bench_function("memcpy-output", |b| {
-                b.iter(|| {
-                    to.copy_from_slice(black_box(&from));
-                    black_box(&mut to);
-                })
-            });
-            drop((from, to));
+            bench_output_copy(&mut group, out_len);
 
             let best = Backend::detect();
             for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {

@@ -48,7 +48,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC};
 
 #[allow(dead_code)] // Shared by the benches; each uses a part.
 mod common;
-use common::{WORKLOADS, configure_large, escaped_percent, pctenc_id, sizes};
+use common::{WORKLOADS, bench_output_copy, configure_large, escaped_percent, pctenc_id, sizes};
 
 /// percent-encoding's spelling of rfc3986: everything but letters, digits and `-._~`.
 const PE_RFC3986: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
@@ -119,14 +119,7 @@ fn bench_encode(c: &mut Criterion) {
             drop(copy);
 
             let out_len = pctenc::encoded_len(input, &sets::RFC3986);
-            let (from, mut to) = (vec![0x25u8; out_len], vec![0u8; out_len]);
-            group.bench_function("memcpy-output", |b| {
-                b.iter(|| {
-                    to.copy_from_slice(black_box(&from));
-                    black_box(&mut to);
-                })
-            });
-            drop((from, to));
+            bench_output_copy(&mut group, out_len);
 
             let mut buf = vec![0u8; out_len];
             for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {

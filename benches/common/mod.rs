@@ -75,6 +75,23 @@ pub fn configure_large(group: &mut BenchmarkGroup<'_, WallTime>, size: usize) {
     }
 }
 
+/// `memcpy-output`: a copy of `len` bytes (the operation's output size), the bound that
+/// writing the output sets. Source and destination are one buffer's two halves, 64 bytes
+/// apart modulo 4 KiB: two separate allocations of a page-multiple size start at the same
+/// offset in their pages, and then every load aliases the store before it (a decode
+/// workload of 4 KiB copied 15 times slower than its input).
+pub fn bench_output_copy(group: &mut BenchmarkGroup<'_, WallTime>, len: usize) {
+    let mut buf = vec![0x25u8; 2 * len + 64];
+    let (from, to) = buf.split_at_mut(len + 64);
+    let (from, to) = (&from[..len], &mut to[..len]);
+    group.bench_function("memcpy-output", |b| {
+        b.iter(|| {
+            to.copy_from_slice(std::hint::black_box(from));
+            std::hint::black_box(&mut *to);
+        })
+    });
+}
+
 /// The input workloads. See [`Workload::generate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Workload {
