@@ -96,7 +96,8 @@ enum Edge {
 const EDGES: [Edge; 2] = [Edge::End, Edge::Start];
 
 /// Inputs of `len` bytes that take each path of a block: all kept, all escaped, text with
-/// multi-byte UTF-8, escapes (valid, malformed, `%u`, cut at the end), random bytes.
+/// multi-byte UTF-8, escapes (valid, malformed, `%u`, cut at the end), a run of valid
+/// escapes (the decoders' path for runs), random bytes.
 fn inputs(len: usize) -> Vec<Vec<u8>> {
     let cycle = |pattern: &[u8]| pattern.iter().copied().cycle().take(len).collect::<Vec<u8>>();
     let mut x = (len as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -115,6 +116,7 @@ fn inputs(len: usize) -> Vec<Vec<u8>> {
         cycle(b"%41%e9+%zz%"),
         cycle(b"x%u00e9%C3%A9%2"),
         cycle(b"%"),
+        cycle(b"%E4%B8%AD%e6%96%87"),
         random,
     ]
 }

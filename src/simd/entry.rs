@@ -279,7 +279,21 @@ macro_rules! backend {
             last: bool,
         ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
             // SAFETY: the features are available (caller).
-            unsafe { $crate::simd::generic::decode::decode::<$kernel>(input, out, rules, last) }
+            unsafe { $crate::simd::generic::decode::decode::<$kernel>(input, out, rules, last, decode_escape_run) }
+        }
+
+        /// The run of escapes at the start of `input`, decoded a group at a time
+        /// ([`DecodeKernel::ESCAPE_GROUP`](crate::simd::kernel::DecodeKernel)): how many.
+        /// A function of its own, which [`decode_blocks`] calls only where a block ends in
+        /// escapes, so that the block loop's code stays what it is without it.
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        $(#[target_feature(enable = $feature)])+
+        #[inline(never)]
+        unsafe fn decode_escape_run(input: &[u8], out: &mut [core::mem::MaybeUninit<u8>]) -> usize {
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::decode::escape_run::<$kernel>(input, out) }
         }
     };
 }

@@ -87,6 +87,24 @@ pub(crate) unsafe trait DecodeKernel: Kernel {
     /// vector loop resumes (a kernel that hands over dense blocks wants more).
     const HANDOVER: usize = Self::BYTES;
 
+    /// How many escapes [`decode_escapes`](DecodeKernel::decode_escapes) decodes at once,
+    /// for the runs of escapes that text in other scripts becomes; 0 for a kernel without
+    /// that path, whose decoder then never looks for such runs.
+    const ESCAPE_GROUP: usize = 0;
+
+    /// Decodes the `ESCAPE_GROUP` escapes `%HH%HH...` at `src` into `ESCAPE_GROUP` bytes at
+    /// `dst`, if the `3 * ESCAPE_GROUP` bytes there are that many valid escapes, and returns
+    /// whether they were; otherwise `dst` is written or not.
+    ///
+    /// # Safety
+    /// As for `specials`; `src` is valid for reading `3 * ESCAPE_GROUP` bytes and `dst` for
+    /// writing `ESCAPE_GROUP` bytes.
+    #[inline(always)]
+    unsafe fn decode_escapes(src: *const u8, dst: *mut u8) -> bool {
+        let _ = (src, dst);
+        false
+    }
+
     /// The lanes of the block at `src` that hold `%`, and those that hold `+` (0 unless
     /// `plus`).
     ///

@@ -236,7 +236,8 @@ unsafe fn pdep64(x: u64, mask: u64) -> u64 {
 
 // SAFETY: the loads are of the block (`scan` included) and, for `emit_checked`, the 64 bytes
 // one and two bytes on (66 in all); `emit_checked` stores one 64-byte register, exactly
-// `BYTES + SLACK` (64), past the decoded bytes it holds.
+// `BYTES + SLACK` (64), past the decoded bytes it holds. `decode_escapes` loads 64 + 32
+// bytes, `3 * ESCAPE_GROUP`, and stores 32, `ESCAPE_GROUP`.
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Avx512 {
     #[inline(always)]
@@ -300,7 +301,59 @@ unsafe impl DecodeKernel for Avx512 {
         }
         true
     }
+
+    const ESCAPE_GROUP: usize = 32;
+
+    #[inline(always)]
+    unsafe fn decode_escapes(src: *const u8, dst: *mut u8) -> bool {
+        // SAFETY: 96 readable bytes at `src` and 32 writable at `dst`, AVX-512 BW and VBMI
+        // (caller).
+        unsafe {
+            let a = _mm512_loadu_si512(src.cast());
+            // The upper half of `b` is never looked at: the masks and `PAIRS` stay in its
+            // first 32 lanes.
+            let b = _mm512_castsi256_si512(_mm256_loadu_si256(src.add(64).cast()));
+            let pct = _mm512_set1_epi8(b'%' as i8);
+            let [in_a, in_b] = RUN_PERCENTS;
+            let not_pct =
+                _mm512_mask_cmpneq_epi8_mask(in_a, a, pct) | _mm512_mask_cmpneq_epi8_mask(in_b, b, pct);
+            let (values, ok) = digits(_mm512_permutex2var_epi8(a, load64(&PAIRS), b));
+            if not_pct | !ok != 0 {
+                return false;
+            }
+            // Each 16-bit lane holds an escape's two digit values: high * 16 + low.
+            let bytes = _mm512_maddubs_epi16(values, _mm512_set1_epi16(0x0110));
+            _mm256_storeu_si256(dst.cast(), _mm512_cvtepi16_epi8(bytes));
+        }
+        true
+    }
 }
+
+/// For a run of 32 escapes in 96 bytes (`a` the first 64, `b` the last 32): the lanes of
+/// `a` and of `b` that must be `%`, every third byte.
+static RUN_PERCENTS: [u64; 2] = {
+    let mut m = [0u64; 2];
+    let mut i = 0;
+    while i < 32 {
+        let at = 3 * i;
+        m[at / 64] |= 1 << (at % 64);
+        i += 1;
+    }
+    m
+};
+
+/// The indices (`a` then `b`, as `vpermt2b` numbers them) of the two digits of escape `i`
+/// of such a run, in lanes `2i` and `2i + 1`.
+static PAIRS: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 32 {
+        t[2 * i] = (3 * i + 1) as u8;
+        t[2 * i + 1] = (3 * i + 2) as u8;
+        i += 1;
+    }
+    t
+};
 
 /// The value of every ASCII byte as a hex digit, `0x80` for bytes that are not one: the
 /// 128-entry table `vpermi2b` looks up in two registers.
