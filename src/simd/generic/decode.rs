@@ -16,12 +16,6 @@ use crate::DecodeError;
 use crate::scalar::decode::{self as scalar, Rules, Step};
 use crate::simd::kernel::{DecodeKernel, Fits};
 
-/// The lanes at the end of a block that must all be escapes for the decoder to try a run
-/// of escapes after it: the whole block (64 lanes on AVX-512). Fewer try it more often:
-/// 45 lanes made multilingual text 2% faster but random bytes (whose escapes come in short
-/// runs, so most tries fail) 3% slower; 24 lanes, 15% slower.
-const RUN_SIGN: usize = 64;
-
 /// Decodes `input` into `out` like [`scalar::decode`], with the same result, step and error.
 /// `run` is [`escape_run`] for `K`, compiled for its instruction set on its own.
 ///
@@ -109,11 +103,12 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
         // A block that ends in escapes is most likely inside a run of them (text in another
         // script): decode the rest of the run a group of escapes at a time, and go on with
         // the blocks after it. (A rejected byte needs the block path's check.)
-        if K::ESCAPE_GROUP != 0
-            && K::BYTES >= RUN_SIGN
-            && rules.reject == 0
-            && (keep & !pct) >> (K::BYTES - RUN_SIGN) == 0
-        {
+        //
+        // Only after a whole block of escapes: a try that fails costs about what the block
+        // path would (the run's end is a branch the CPU cannot predict), and where escapes
+        // come in short runs (random bytes) most tries would fail. On AVX-512, trying after a
+        // block that ends in 15 escapes made random bytes 3% slower, after 8, 15% slower.
+        if K::ESCAPE_GROUP != 0 && rules.reject == 0 && keep & !pct == 0 {
             // `read - BYTES + BYTES + 2 <= input.len()`, and `skip` has at most two lanes.
             let from = read + skip.trailing_ones() as usize;
             // SAFETY: the features of `K` are available (caller), which `run` needs.

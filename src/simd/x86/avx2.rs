@@ -105,6 +105,7 @@ unsafe impl Kernel for Avx2 {
 
 // SAFETY: the loads are of the block and, for `emit_checked`, the 32 bytes one and two bytes
 // on (34 in all); `emit_checked` stores at most 32 bytes, within `BYTES + SLACK` (48).
+// `decode_escapes` loads 48 bytes, `3 * ESCAPE_GROUP`, and stores 16, `ESCAPE_GROUP`.
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Avx2 {
     #[inline(always)]
@@ -159,7 +160,67 @@ unsafe impl DecodeKernel for Avx2 {
         }
         true
     }
+
+    const ESCAPE_GROUP: usize = 16;
+
+    #[inline(always)]
+    unsafe fn decode_escapes(src: *const u8, dst: *mut u8) -> bool {
+        // SAFETY: 48 readable bytes at `src` (the last load ends at 32 + 16) and 16 writable
+        // at `dst`, AVX2 (caller).
+        unsafe {
+            // Each 128-bit lane takes 8 escapes, 24 bytes: bytes 0..16 of them in `a`, bytes
+            // 8..24 in `b`.
+            let at = |offset: usize| src.add(offset).cast::<__m128i>();
+            let a = _mm256_loadu2_m128i(at(24), at(0));
+            let b = _mm256_loadu2_m128i(at(32), at(8));
+            let pct = _mm256_set1_epi8(b'%' as i8);
+            let pct_a = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, pct)) as u32;
+            let pct_b = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, pct)) as u32;
+            let pairs = _mm256_or_si256(
+                _mm256_shuffle_epi8(a, broadcast(&RUN_PAIRS[0])),
+                _mm256_shuffle_epi8(b, broadcast(&RUN_PAIRS[1])),
+            );
+            let (values, ok) = digits(pairs);
+            let [in_a, in_b] = RUN_PERCENTS;
+            if pct_a & in_a != in_a || pct_b & in_b != in_b || ok != 0xFFFF_FFFF {
+                return false;
+            }
+            // Each 16-bit lane holds an escape's two digit values: high * 16 + low; packed
+            // into the low 8 bytes of each 128-bit lane, which the permute joins.
+            let bytes = _mm256_maddubs_epi16(values, _mm256_set1_epi16(0x0110));
+            let packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(bytes, bytes), 0b10_00);
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(packed));
+        }
+        true
+    }
 }
+
+/// For a run of 16 escapes in 48 bytes, 8 in each 128-bit lane (24 bytes, lane-relative
+/// offsets 0..24, from `a` below 16 and from `b`, 8 bytes on, above): the lanes of `a` and
+/// `b` that must be `%`, every third byte (0, 3, ... 15 from `a`; 18 and 21 from `b`).
+const RUN_PERCENTS: [u32; 2] = [0x9249 * 0x1_0001, (1 << 10 | 1 << 13) * 0x1_0001];
+
+/// The `pshufb` patterns that gather each escape's two digits (offsets `3j + 1`, `3j + 2`)
+/// into lanes `2j`, `2j + 1`: from `a` (offsets under 16), then from `b` (above); `0x80`
+/// leaves a lane zero for the other to fill.
+static RUN_PAIRS: [[u8; 16]; 2] = {
+    let mut t = [[0x80u8; 16]; 2];
+    let mut j = 0;
+    while j < 8 {
+        let mut d = 0;
+        while d < 2 {
+            let offset = 3 * j + 1 + d;
+            if offset < 16 {
+                t[0][2 * j + d] = offset as u8;
+            } else {
+                t[1][2 * j + d] = (offset - 8) as u8;
+            }
+            d += 1;
+        }
+        j += 1;
+    }
+    t
+};
 
 /// All ones in the lanes where `x <= n` (unsigned), as `min(x, n) == x`. (A function, not a
 /// closure: closures do not inherit the caller's target features.)
