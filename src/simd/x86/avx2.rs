@@ -170,9 +170,8 @@ unsafe impl DecodeKernel for Avx2 {
         unsafe {
             // Each 128-bit lane takes 8 escapes, 24 bytes: bytes 0..16 of them in `a`, bytes
             // 8..24 in `b`.
-            let at = |offset: usize| src.add(offset).cast::<__m128i>();
-            let a = _mm256_loadu2_m128i(at(24), at(0));
-            let b = _mm256_loadu2_m128i(at(32), at(8));
+            let a = _mm256_loadu2_m128i(src.add(24).cast(), src.cast());
+            let b = _mm256_loadu2_m128i(src.add(32).cast(), src.add(8).cast());
             let pct = _mm256_set1_epi8(b'%' as i8);
             let pct_a = _mm256_movemask_epi8(_mm256_cmpeq_epi8(a, pct)) as u32;
             let pct_b = _mm256_movemask_epi8(_mm256_cmpeq_epi8(b, pct)) as u32;
