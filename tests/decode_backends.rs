@@ -167,13 +167,27 @@ fn escapes_and_malformed_escapes_at_every_position() {
 
 /// Long runs of escapes (text in a non-Latin script) of every length up to 600 bytes, at
 /// every phase, broken anywhere by a raw byte, three raw hex digits (where an escape stands,
-/// only its missing `%` tells them apart), a malformed or truncated escape, a `+`, an escape
-/// the `Reject` options refuse, or invalid UTF-8.
+/// only its missing `%` tells them apart), a malformed or truncated escape (with bytes
+/// `0x80..=0xFF` whose low seven bits are a hex digit: `0xC1`, `0xB0`, `0xE6`), a `+`, an
+/// escape the `Reject` options refuse, or invalid UTF-8.
 #[test]
 fn runs_of_escapes_broken_anywhere() {
     let run: &[&[u8]] = &[b"%E4", b"%B8", b"%AD", b"%e6", b"%96", b"%87", b"%20", b"%2f", b"%F0"];
-    let breaks: &[&[u8]] =
-        &[b"a", b"abc", b"%zz", b"%4", b"%", b"+", b"%2B", b"%2F", b"\xFF", b"%%41", b"%0g"];
+    let breaks: &[&[u8]] = &[
+        b"a",
+        b"abc",
+        b"%zz",
+        b"%4",
+        b"%",
+        b"+",
+        b"%2B",
+        b"%2F",
+        b"\xFF",
+        b"%%41",
+        b"%0g",
+        b"%\xC1\xB0",
+        b"%4\xE6",
+    ];
     for engine in engines() {
         for len in (0..=3 * 200).step_by(if MIRI { 127 } else { 7 }) {
             for phase in 0..if MIRI { 1 } else { 3 } {

@@ -284,8 +284,8 @@ macro_rules! backend {
 
         /// The run of escapes at the start of `input`, decoded a group at a time
         /// ([`DecodeKernel::ESCAPE_GROUP`](crate::simd::kernel::DecodeKernel)): how many.
-        /// A function of its own, which [`decode_blocks`] calls only where a block ends in
-        /// escapes, so that the block loop's code stays what it is without it.
+        /// A function of its own, which [`decode_blocks`] calls only after a block made up
+        /// entirely of escapes, so that the block loop's code stays what it is without it.
         ///
         /// # Safety
         /// As for [`count_escapes`].

@@ -81,7 +81,8 @@ impl<K: Kernel> Fits for K {}
 /// As for [`Kernel`], the decoder and the validator bound their pointers by the kernel's
 /// constants: `specials`, `non_hex` and `scan` read only the `BYTES` bytes at `src`;
 /// `emit_checked` reads only `BYTES + 2` bytes at `src` and writes only within
-/// `BYTES + SLACK` bytes at `dst`.
+/// `BYTES + SLACK` bytes at `dst`; `decode_escapes` reads only `3 * ESCAPE_GROUP` bytes at
+/// `src` and writes only within `ESCAPE_GROUP` bytes at `dst`.
 pub(crate) unsafe trait DecodeKernel: Kernel {
     /// How much output the scalar decoder writes when a block is handed to it, before the
     /// vector loop resumes (a kernel that hands over dense blocks wants more).

@@ -20,7 +20,8 @@ use crate::simd::kernel::{DecodeKernel, Fits};
 /// `run` is [`escape_run`] for `K`, compiled for its instruction set on its own.
 ///
 /// # Safety
-/// The CPU supports `K`'s instruction set.
+/// The CPU supports `K`'s instruction set, and `run` is safe to call on any slices when it
+/// does (as `escape_run::<K>` compiled with `K`'s features is).
 #[inline(always)]
 pub(crate) unsafe fn decode<K: DecodeKernel>(
     input: &[u8],
