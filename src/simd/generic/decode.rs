@@ -9,6 +9,8 @@
 //! and compresses away the digit lanes. Blocks follow one another at a fixed step, so the
 //! loads never wait on the data. A block with a malformed `%` is handed to the scalar
 //! decoder, which gives the WHATWG copy or the exact error; so do the last `BYTES + 1` bytes.
+//! After a block made up entirely of escapes, kernels with an `ESCAPE_GROUP` decode the rest
+//! of the run a group at a time (`escape_run`).
 
 use core::mem::MaybeUninit;
 
@@ -101,14 +103,14 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
         // The digits of a `%` in the last two lanes (decoded here) open the next block.
         let tail = pct >> (K::BYTES - 2) & 0b11;
         skip = tail | tail >> 1;
-        // A block that ends in escapes is most likely inside a run of them (text in another
-        // script): decode the rest of the run a group of escapes at a time, and go on with
-        // the blocks after it. (A rejected byte needs the block path's check.)
+        // A block made up entirely of escapes is most likely inside a run of them (text in
+        // another script): decode the rest of the run a group of escapes at a time, and go
+        // on with the blocks after it. (A rejected byte needs the block path's check.)
         //
-        // Only after a whole block of escapes: a try that fails costs about what the block
-        // path would (the run's end is a branch the CPU cannot predict), and where escapes
-        // come in short runs (random bytes) most tries would fail. On AVX-512, trying after a
-        // block that ends in 15 escapes made random bytes 3% slower, after 8, 15% slower.
+        // Not after less: a try that fails costs about what the block path would (the run's
+        // end is a branch the CPU cannot predict), and where escapes come in short runs
+        // (random bytes) most tries would fail. On AVX-512, trying after a block that ends in
+        // 15 escapes made random bytes 3% slower, after 8, 15% slower.
         if K::ESCAPE_GROUP != 0 && rules.reject == 0 && keep & !pct == 0 {
             // `read - BYTES + BYTES + 2 <= input.len()`, and `skip` has at most two lanes.
             let from = read + skip.trailing_ones() as usize;
