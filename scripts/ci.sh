@@ -1,0 +1,386 @@
+#!/usr/bin/env bash
+# CI's checks as named steps, each of which runs alone:
+#
+#   bash scripts/ci.sh STEP [STEP...]     # e.g. bash scripts/ci.sh clippy miri
+#   bash scripts/ci.sh list               # the steps, a line each
+#
+# `.ci/run` runs them all, in two lanes side by side (its `lanes`); `scripts/check.sh` runs
+# the first ones after every change. Every step installs what it needs (`packages`, the one
+# list of system packages), works from the repository's root and from a fresh clone, and
+# stops a hang at its time limit (`limit`). Each step's time goes to $PCTENC_CI_TIMES (a
+# tab-separated file: step, seconds, status) when that is set, and a table of them is
+# printed at the end of the command and when a step fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+
+# ---------------------------------------------------------------------------------------
+# Helpers
+
+# `limit SECONDS NAME COMMAND...`: runs COMMAND, and fails the step when it takes longer than
+# SECONDS, naming it, instead of letting a hang (an emulated fork stuck before exec, a
+# sanitizer deadlock) use up CI's time. `timeout` signals COMMAND's whole process group
+# (cargo, the test binaries, qemu and the processes they started): TERM, and KILL 30 s later.
+# Each limit is a few times the command's normal length on a cold machine.
+limit() {
+  local seconds=$1 name=$2 status=0
+  shift 2
+  timeout -k 30 "$seconds" "$@" || status=$?
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "\"$name\" exceeded $seconds s: stopped" >&2
+    return 1
+  fi
+  return "$status"
+}
+
+# A heading inside a step.
+say() { printf -- '-- %s\n' "$*"; }
+
+# `--test NAME` for every test target in tests/ (a file NAME.rs or a folder NAME/ with
+# main.rs) but those named.
+tests_but() {
+  local path name
+  for path in tests/*.rs tests/*/main.rs; do
+    [ -e "$path" ] || continue
+    name=${path#tests/} && name=${name%.rs} && name=${name%/main}
+    [[ " $* " == *" $name "* ]] || printf -- '--test\n%s\n' "$name"
+  done
+}
+
+# The backends this CPU has by the kernel's view (/proc/cpuinfo), independent of pctenc's
+# own detection: every test that compares backends fails when one of these did not run.
+cpu_backends() {
+  local flags expect=sse2
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo) "
+  [[ $flags == *" ssse3 "* ]] && expect+=",ssse3"
+  [[ $flags == *" avx2 "* ]] && expect+=",avx2"
+  [[ $flags == *" avx512f "* && $flags == *" avx512bw "* && $flags == *" avx512vbmi "* \
+    && $flags == *" avx512_vbmi2 "* && $flags == *" bmi2 "* ]] && expect+=",avx512"
+  echo "$expect"
+}
+
+# The system packages CI needs, all of them, in one list (Debian's names): qemu and the
+# cross toolchain for aarch64; the i686 cross toolchain (to link; gcc-multilib would do too,
+# but Debian makes it conflict with the aarch64 one) and the 32-bit loader, libc and
+# libgcc_s (to run i686 binaries natively); GNU time for the peak-memory check; util-linux's
+# `script` gives the CLI tests a terminal; python3 and its venv module for the scripts and
+# the wheel; node for the differential check and the browser tests; pkg-config, a C compiler
+# and Valgrind for the C API; Debian's Chromium for the page (no browser download).
+packages=(qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-i686-linux-gnu libc6-dev-i386-cross
+  libc6-i386 lib32gcc-s1 time bsdutils python3 python3-venv nodejs pkg-config gcc valgrind chromium)
+# What shows that each is installed: a command, or a file.
+installed_marks=(qemu-aarch64 qemu-x86_64 aarch64-linux-gnu-gcc i686-linux-gnu-gcc /lib/ld-linux.so.2
+  /usr/lib32/libgcc_s.so.1 /usr/bin/time script python3 node pkg-config cc valgrind chromium)
+need_packages() {
+  local mark missing=()
+  for mark in "${installed_marks[@]}"; do
+    if [[ $mark == /* ]]; then [ -e "$mark" ] || missing+=("$mark"); else command -v "$mark" >/dev/null || missing+=("$mark"); fi
+  done
+  python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "installing the system packages (missing: ${missing[*]})"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
+}
+
+need_targets() {
+  rustup target add aarch64-unknown-linux-gnu i686-unknown-linux-gnu thumbv7em-none-eabi wasm32-unknown-unknown >/dev/null
+}
+
+# The nightly toolchain, for Miri, the sanitizers and the fuzzers.
+need_nightly() {
+  rustup toolchain install nightly --profile minimal --component miri,rust-src >/dev/null
+}
+
+# ---------------------------------------------------------------------------------------
+# The steps. Each `step_NAME` is one step; the comment above it is what `list` prints.
+
+# the system packages, the Rust targets and the nightly toolchain (every other step
+# installs what it needs too: this one does it all at once)
+step_setup() {
+  rustup component add rustfmt clippy >/dev/null 2>&1 || true
+  need_targets
+  need_packages
+  need_nightly
+  command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+  cargo --version
+  cargo +nightly --version
+  qemu-aarch64 --version | head -n 1
+  echo "backends the CPU supports: $(cpu_backends)"
+}
+
+# format, no merge conflict markers, and no cycle between the library's modules
+step_fmt() {
+  cargo fmt --all --check
+  (cd fuzz && cargo fmt --check)
+  if git grep -nE '^(<<<<<<<|>>>>>>>) ' -- ':!*.json'; then echo "merge conflict markers"; return 1; fi
+  python3 scripts/module-graph.py
+}
+
+# clippy: every target of the library and the CLI, the feature matrix, a no_std target
+# (thumbv7em-none-eabi) and one without SIMD backends (wasm32)
+step_clippy() {
+  need_targets
+  cargo clippy --all-targets -- -D warnings
+  # TARGET FEATURES [--tests]: `-` for the host, `none` for no features.
+  local matrix=(
+    "- none" "- alloc" "- rayon --tests" "- encoding" "- std,encoding --tests"
+    "thumbv7em-none-eabi none" "thumbv7em-none-eabi alloc" "thumbv7em-none-eabi encoding"
+    "wasm32-unknown-unknown std" "wasm32-unknown-unknown std,encoding"
+  )
+  local row target features extra args
+  for row in "${matrix[@]}"; do
+    read -r target features extra <<<"$row"
+    args=(--lib --no-default-features)
+    [ "$features" = none ] || args+=(--features "$features")
+    [ "$target" = - ] || args+=(--target "$target")
+    [ -z "${extra:-}" ] || args+=("$extra")
+    say "cargo clippy ${args[*]}"
+    cargo clippy "${args[@]}" -- -D warnings
+  done
+}
+
+# the README's test command, and the library's tests without the CLI's features
+step_test() {
+  need_packages
+  limit 900 "cargo test" cargo test
+  limit 600 "the library without the CLI's features" cargo test --no-default-features --features std --lib --tests
+}
+
+# rustdoc warning-free (the doctests, the README and the guides ran in `test`), and the
+# benchmark report is what benches/results/ gives
+step_docs() {
+  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
+  python3 scripts/bench-report.py --check
+}
+
+# every SIMD backend this CPU has, pinned against scalar (release, many proptest cases)
+step_backends() {
+  PCTENC_EXPECT_BACKENDS=$(cpu_backends) PROPTEST_CASES=20000 limit 1200 "backends pinned against scalar" \
+    cargo test --release --test encode_backends --test decode_backends --test validate --test parallel -- --nocapture
+}
+
+# the benchmarks build
+step_bench_build() {
+  cargo bench --no-run
+}
+
+# pctenc-capi: header current, libraries, C tests plain, under ASan/UBSan and Valgrind,
+# example, differential test
+step_capi() {
+  need_packages
+  need_nightly
+  limit 1200 "C API" bash pctenc-capi/ci.sh
+}
+
+# pctenc-datafusion: tests, the Ballista standalone cluster, the SQL example, clippy, docs
+step_datafusion() {
+  limit 2700 "pctenc-datafusion" bash pctenc-datafusion/ci.sh
+}
+
+# Miri: scalar and SSE2 (Stacked Borrows) beside SSSE3 and AVX2 (compiled in with
+# -C target-feature, as Miri sees only those), then the parallel chunking (Tree Borrows)
+step_miri() {
+  need_nightly
+  cargo +nightly miri setup >/dev/null
+  local tests=(--no-default-features --features std --test encode_backends --test decode_backends --test validate)
+  # Two interpreters side by side, one a core; the second's RUSTFLAGS differ, so it builds in
+  # a target directory of its own. Its output waits in a file until the first is done.
+  local log status=0
+  log=$(mktemp)
+  (
+    CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}/miri-avx2 MIRIFLAGS=-Zmiri-disable-isolation RUSTFLAGS="-C target-feature=+avx2,+popcnt" \
+      PCTENC_EXPECT_BACKENDS=sse2,ssse3,avx2 PCTENC_TEST_BACKENDS=ssse3,avx2 limit 900 "Miri: SSSE3 and AVX2" \
+      cargo +nightly miri test "${tests[@]}"
+  ) >"$log" 2>&1 &
+  local avx2=$!
+  say "Miri: scalar and SSE2"
+  MIRIFLAGS=-Zmiri-disable-isolation PCTENC_EXPECT_BACKENDS=sse2 limit 900 "Miri: scalar and SSE2" \
+    cargo +nightly miri test --lib "${tests[@]}" || status=1
+  wait "$avx2" || status=1
+  say "Miri: SSSE3 and AVX2"
+  cat "$log" && rm -f "$log"
+  [ "$status" -eq 0 ] || return 1
+  # rayon's crossbeam-epoch breaks Stacked Borrows' rules; its pool's threads outlive main.
+  say "Miri: the parallel chunking"
+  MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-tree-borrows -Zmiri-ignore-leaks" limit 600 "Miri: the parallel chunking" \
+    cargo +nightly miri test --no-default-features --features std,rayon --lib par::
+}
+
+# 32-bit x86 (i686), natively: clippy and the whole suite, every SIMD backend of this CPU
+step_i686() {
+  need_packages
+  need_targets
+  export CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER=i686-linux-gnu-gcc
+  cargo clippy --target i686-unknown-linux-gnu --all-targets -- -D warnings
+  PCTENC_EXPECT_BACKENDS=$(cpu_backends) limit 900 "i686" cargo test --target i686-unknown-linux-gnu
+}
+
+# The emulated steps run what depends on the architecture or the CPU: detection, the
+# kernels' tests (the unit tests, the binaries', the backends pinned against scalar, guard
+# pages, security, the specs), the conformance data and re-quoting on the detected backend,
+# and the source layout, each tier with its own backend. Left to the native runs (x86-64
+# with every backend of its CPU, and i686) and AddressSanitizer: the code above the kernels
+# (streams, the parallel chunking, the API's semantics, doctests, the CLI), and the tests
+# that take minutes under emulation (iri.rs's every code point on every backend,
+# parallel.rs's megabytes).
+kernel_tests=(--test encode_backends --test decode_backends --test validate --test guard_pages --test security
+  --test decoding --test sets --test conformance --test requote --test layout)
+
+# aarch64 (NEON) under qemu-aarch64: clippy, detection and the kernels' tests
+step_aarch64() {
+  need_packages
+  need_targets
+  export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+  export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+  cargo clippy --target aarch64-unknown-linux-gnu --all-targets -- -D warnings
+  PCTENC_EXPECT_BACKENDS=neon PCTENC_EXPECT_DETECTED=neon limit 900 "aarch64: the kernels' tests" \
+    cargo test --release --target aarch64-unknown-linux-gnu --lib --bins "${kernel_tests[@]}"
+}
+
+# the lower x86-64 tiers under qemu-x86_64 -cpu MODEL: detection, and the kernels' tests with
+# the tier's backend (the lower backends run on their own tiers, all of them natively)
+step_x86_tiers() {
+  need_packages
+  # Haswell less the features qemu's TCG cannot emulate (which it would otherwise warn about
+  # on every process's stderr): AVX2 and BMI2 stay.
+  local model_tier model tier
+  for model_tier in Haswell,-pcid,-x2apic,-tsc-deadline,-hle,-invpcid,-rtm:avx2 Nehalem:ssse3 qemu64:sse2; do
+    model=${model_tier%%:*} tier=${model_tier##*:}
+    say "qemu-x86_64 -cpu $model: detection must choose $tier"
+    CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="qemu-x86_64 -cpu $model" PCTENC_EXPECT_DETECTED="$tier" \
+      PCTENC_TEST_BACKENDS="$tier" limit 600 "qemu-x86_64 -cpu $model: the kernels' tests" \
+      cargo test --release --lib --bins "${kernel_tests[@]}"
+  done
+}
+
+# AddressSanitizer: the suite but the API-semantics tests, std rebuilt instrumented, every
+# x86 backend of this CPU
+step_asan() {
+  need_packages
+  need_nightly
+  # The kernels' own tests (every length, alignment and byte, the sets), and those of the
+  # parallel paths, the streams, IRI, re-quoting and the CLI (its unit tests and tests/cli:
+  # memory maps, signal handling) run instrumented; the tests of what the safe API returns
+  # (conformance data, examples, form pairs, normalization, the properties) run on every
+  # other step and are left out here.
+  local asan_tests
+  mapfile -t asan_tests < <(tests_but conformance ergonomics examples form normalize properties)
+  RUSTFLAGS=-Zsanitizer=address RUSTDOCFLAGS=-Zsanitizer=address PCTENC_SANITIZER=address \
+    PCTENC_EXPECT_BACKENDS=$(cpu_backends) limit 1200 "AddressSanitizer" \
+    cargo +nightly test -Zbuild-std --target x86_64-unknown-linux-gnu --lib --bins "${asan_tests[@]}"
+}
+
+# fuzzing: every target for a bounded time (FUZZ_SECONDS, 30 by default), failing on a finding
+step_fuzz() {
+  need_nightly
+  FUZZ_SECONDS=${FUZZ_SECONDS:-30} limit 900 "fuzzing" bash scripts/fuzz.sh
+}
+
+# the CLI on large inputs: the measuring script on a small file, the 32 MiB peak-memory
+# bound from a pipe; the CPython oracle data of tests/charset.rs is what this CPython gives;
+# the differential check against Node and Python
+step_oracle() {
+  need_packages
+  cargo build --release --bin pctenc
+  python3 scripts/large-inputs.py --mib 16 --stream-gib 0.25 --runs 1 --max-rss-mib 32
+  python3 scripts/gen-charset-oracle.py --check
+  python3 scripts/oracle-check.py target/release/pctenc --cases 2000
+}
+
+# the web page (web/): the module's tests and lints, the build, the browser tests in
+# headless Chromium
+step_web() {
+  need_packages
+  need_targets
+  cargo clippy -p pctenc-web --all-targets -- -D warnings
+  cargo clippy -p pctenc-web --target wasm32-unknown-unknown -- -D warnings
+  cargo test -p pctenc-web
+  bash web/build.sh
+  (cd web/tests && npm ci --no-audit --no-fund --loglevel=error)
+  WEB_SCREENSHOTS="${CI_OUTPUT_DIR:-target/ci-output}/web-screenshots" limit 300 "browser tests" node web/tests/browser.test.mjs
+}
+
+# Python (pctenc-python): pip builds and installs the wheel in a virtual environment, then
+# pytest
+step_python() {
+  need_packages
+  target/py-venv/bin/python -c '' 2>/dev/null || { rm -rf target/py-venv && python3 -m venv target/py-venv; }
+  cargo clippy -p pctenc-python --all-targets -- -D warnings
+  # `python -m pip`, not bin/pip: a venv kept in the build cache may come from a clone in
+  # another folder, whose path bin/pip's first line names.
+  target/py-venv/bin/python -m pip install --quiet --upgrade pip
+  limit 900 "pip install ./pctenc-python" target/py-venv/bin/python -m pip install --quiet ./pctenc-python pytest hypothesis
+  # The native API's errors are compared with the Rust library's through its CLI.
+  cargo build --release --bin pctenc
+  PCTENC_REQUIRE_CLI=1 limit 600 "pytest pctenc-python" target/py-venv/bin/python -m pytest pctenc-python -q -p no:cacheprovider
+  # The benchmark script runs (its figures are in docs/BENCHMARKS.md, from a full run).
+  limit 300 "pctenc-python/bench.py" target/py-venv/bin/python pctenc-python/bench.py --quick
+}
+
+# ---------------------------------------------------------------------------------------
+# The dispatcher
+
+steps() { declare -F | sed -n 's/^declare -f step_//p' | tr _ -; }
+
+list() {
+  local name
+  for name in $(steps); do
+    # The comment block right above the function, joined.
+    printf '%-12s %s\n' "$name" "$(awk -v f="step_${name//-/_}() {" '
+      /^# / { c = c (c ? " " : "") substr($0, 3); next }
+      index($0, f) == 1 { print c; exit }
+      { c = "" }' "$0")"
+  done
+}
+
+times_table() {
+  local file=$1
+  [ -s "$file" ] || return 0
+  awk -F'\t' '
+    BEGIN { printf "\n%-14s %8s  %s\n", "step", "seconds", "status" }
+    { printf "%-14s %8d  %s\n", $1, $2, $3; total += $2 }
+    END { printf "%-14s %8d\n", "(sum)", total }' "$file"
+}
+
+main() {
+  if [ $# -eq 0 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    echo
+    list
+    [ $# -gt 0 ]
+    return
+  fi
+  if [ "$1" = list ]; then list; return; fi
+  local name
+  for name in "$@"; do
+    declare -F "step_${name//-/_}" >/dev/null || { echo "ci.sh: no step \"$name\"; \`bash scripts/ci.sh list\` lists them" >&2; exit 2; }
+  done
+  local times=${PCTENC_CI_TIMES:-}
+  local own=
+  [ -n "$times" ] || { times=$(mktemp) && own=1; }
+  local start status
+  for name in "$@"; do
+    printf '\n==> %s (%s)\n' "$name" "$(date -u +%H:%M:%S)"
+    start=$SECONDS
+    # In a subshell, with errexit on inside it: not as `( ... ) || status=$?`, where bash
+    # would ignore errexit for the whole step.
+    set +e
+    (
+      set -e
+      "step_${name//-/_}"
+    )
+    status=$?
+    set -e
+    printf '%s\t%d\t%s\t%s\n' "$name" $((SECONDS - start)) "$([ "$status" -eq 0 ] && echo ok || echo "FAILED ($status)")" \
+      "${PCTENC_CI_LANE:--}" >>"$times"
+    if [ "$status" -ne 0 ]; then
+      echo "step \"$name\" failed (status $status)" >&2
+      [ -z "$own" ] || { times_table "$times"; rm -f "$times"; }
+      exit 1
+    fi
+  done
+  [ -z "$own" ] || { times_table "$times"; rm -f "$times"; }
+}
+
+main "$@"
