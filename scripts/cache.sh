@@ -15,8 +15,11 @@
 # least recently used first, once all of them are over $PCTENC_CACHE_GIB (default 40) GiB.
 #
 # A cache never changes a result:
-# - pctenc's own crates are always compiled from the checkout: cargo compares the sources'
-#   modification times with its last build's, and every file of a fresh clone is newer;
+# - pctenc's own crates are always compiled from the checkout: `link`, when another checkout
+#   used the entry last, and `seal` remove what cargo recorded of their builds (see
+#   `forget_own`), so only dependencies are ever reused. One checkout uses an entry at a
+#   time: after building in another, `bash scripts/cache.sh link` again (scripts/check.sh
+#   does it on every run);
 # - `seal` records a checksum of every file of the entry; `link` checks them, and drops an
 #   entry where a file changed without being written again (a disk error, a file cut short)
 #   or one that was left open by a run that was stopped, instead of trusting it;
@@ -60,6 +63,16 @@ drop_entry() {
 # A process's start time (clock ticks after boot): with its pid, who opened an entry.
 started() { awk '{ print $22 }' "/proc/$1/stat" 2>/dev/null || true; }
 
+# Forgets what cargo built of pctenc's own crates (every package of the workspace and of
+# fuzz/ is named pctenc*): their fingerprints, and rustc's incremental state. cargo decides
+# that a crate is up to date when no source file is newer than its last build, which is only
+# true of the checkout that built it: without its fingerprint, it is compiled again from the
+# checkout at hand. Dependencies keep theirs.
+forget_own() {
+  find "$1" -type d \( -path '*/.fingerprint/pctenc*' -o -path '*/incremental/pctenc*' \) -prune \
+    -exec rm -rf {} +
+}
+
 # Points `link` at `dest`: a link into the cache, or back to a plain folder.
 point() {
   local link=$1 dest=$2
@@ -82,6 +95,13 @@ cmd_link() {
   mkdir -p "$cache"
   local entry
   entry=$cache/target-$(key)
+  # Linked already, by this checkout, and not left to another since: nothing to do.
+  if [ -L target ] && [ "$(readlink target)" = "$entry" ] && [ -d "$entry" ] \
+    && [ "$(cat "$entry/.cache/checkout" 2>/dev/null)" = "$root" ] \
+    && [ "$(cat "$entry/.cache/state" 2>/dev/null)" = "open developer" ] && [ -z "${PCTENC_CACHE_OWNER:-}" ]; then
+    date +%s >"$entry/.cache/used"
+    return 0
+  fi
   # Room on the disk first: evict the least recently used entries but this one.
   local other
   for other in $(entries_lru); do
@@ -118,6 +138,7 @@ cmd_link() {
     fi
   fi
   if [ -d "$entry" ]; then
+    forget_own "$entry"
     log "warm: $entry ($(du -sh "$entry" | cut -f1))"
   else
     log "cold: $entry"
@@ -130,6 +151,7 @@ cmd_link() {
     echo "open developer" >"$entry/.cache/state"
   fi
   date +%s >"$entry/.cache/used"
+  echo "$root" >"$entry/.cache/checkout"
   mkdir -p "$entry/fuzz"
   point target "$entry"
   point fuzz/target "$entry/fuzz"
@@ -141,6 +163,9 @@ cmd_seal() {
   entry=$(readlink target)
   [ -d "$entry/.cache" ] || { log "$entry is not a cache entry"; return 1; }
   date +%s >"$entry/.cache/used"
+  # What this checkout built of pctenc is for this checkout alone.
+  forget_own "$entry"
+  echo sealed >"$entry/.cache/checkout"
   local start=$SECONDS files
   files=$(python3 scripts/cache-manifest.py write "$entry")
   echo sealed >"$entry/.cache/state"
