@@ -87,6 +87,10 @@ need_targets() {
   rustup target add aarch64-unknown-linux-gnu i686-unknown-linux-gnu thumbv7em-none-eabi wasm32-unknown-unknown >/dev/null
 }
 
+# Lane B's steps (see .ci/run) build in target/b/, alone too, so that they share one build
+# with CI's: cargo locks a target folder while it builds there, and the lanes run together.
+lane_b() { export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target/b}; }
+
 # The nightly toolchain, for Miri, the sanitizers and the fuzzers.
 need_nightly() {
   rustup toolchain install nightly --profile minimal --component miri,rust-src >/dev/null
@@ -156,12 +160,14 @@ step_docs() {
 
 # every SIMD backend this CPU has, pinned against scalar (release, many proptest cases)
 step_backends() {
+  lane_b
   PCTENC_EXPECT_BACKENDS=$(cpu_backends) PROPTEST_CASES=20000 limit 1200 "backends pinned against scalar" \
     cargo test --release --test encode_backends --test decode_backends --test validate --test parallel -- --nocapture
 }
 
 # the benchmarks build
 step_bench_build() {
+  lane_b
   cargo bench --no-run
 }
 
@@ -175,12 +181,14 @@ step_capi() {
 
 # pctenc-datafusion: tests, the Ballista standalone cluster, the SQL example, clippy, docs
 step_datafusion() {
+  lane_b
   limit 2700 "pctenc-datafusion" bash pctenc-datafusion/ci.sh
 }
 
 # Miri: scalar and SSE2 (Stacked Borrows) beside SSSE3 and AVX2 (compiled in with
 # -C target-feature, as Miri sees only those), then the parallel chunking (Tree Borrows)
 step_miri() {
+  lane_b
   need_nightly
   cargo +nightly miri setup >/dev/null
   local tests=(--no-default-features --features std --test encode_backends --test decode_backends --test validate)
@@ -229,6 +237,7 @@ kernel_tests=(--test encode_backends --test decode_backends --test validate --te
 
 # aarch64 (NEON) under qemu-aarch64: clippy, detection and the kernels' tests
 step_aarch64() {
+  lane_b
   need_packages
   need_targets
   export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
@@ -241,6 +250,7 @@ step_aarch64() {
 # the lower x86-64 tiers under qemu-x86_64 -cpu MODEL: detection, and the kernels' tests with
 # the tier's backend (the lower backends run on their own tiers, all of them natively)
 step_x86_tiers() {
+  lane_b
   need_packages
   # Haswell less the features qemu's TCG cannot emulate (which it would otherwise warn about
   # on every process's stderr): AVX2 and BMI2 stay.
@@ -273,6 +283,7 @@ step_asan() {
 
 # fuzzing: every target for a bounded time (FUZZ_SECONDS, 30 by default), failing on a finding
 step_fuzz() {
+  lane_b
   need_nightly
   FUZZ_SECONDS=${FUZZ_SECONDS:-30} limit 900 "fuzzing" bash scripts/fuzz.sh
 }
