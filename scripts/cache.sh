@@ -64,13 +64,16 @@ drop_entry() {
 started() { awk '{ print $22 }' "/proc/$1/stat" 2>/dev/null || true; }
 
 # Forgets what cargo built of pctenc's own crates (every package of the workspace and of
-# fuzz/ is named pctenc*): their fingerprints, and rustc's incremental state. cargo decides
-# that a crate is up to date when no source file is newer than its last build, which is only
-# true of the checkout that built it: without its fingerprint, it is compiled again from the
-# checkout at hand. Dependencies keep theirs.
+# fuzz/ is named pctenc*): their fingerprints, outputs and build scripts' outputs, and rustc's
+# incremental state. cargo decides that a crate is up to date when no source file is newer
+# than its last build, which is only true of the checkout that built it, and not always
+# checked: Miri's test "binaries" (JSON files naming the dependencies by absolute path) record
+# no source file at all. Without its fingerprint, a crate is compiled again from the checkout
+# at hand. Dependencies keep theirs. Both of cargo's layouts: `.fingerprint/PKG-HASH/` and
+# `build/PKG-HASH/` (stable), `build/PKG/HASH/{fingerprint,out}` (nightly's new build-dir).
 forget_own() {
-  find "$1" -type d \( -path '*/.fingerprint/pctenc*' -o -path '*/incremental/pctenc*' \) -prune \
-    -exec rm -rf {} +
+  find "$1" -type d \( -path '*/.fingerprint/pctenc*' -o -path '*/build/pctenc*' -o -path '*/incremental/pctenc*' \) \
+    -prune -exec rm -rf {} +
 }
 
 # Points `link` at `dest`: a link into the cache, or back to a plain folder.

@@ -68,7 +68,7 @@ cargo fmt --all --check
 (cd fuzz && cargo fmt --check)
 
 # The same arguments and target folders as CI's steps, so that both share one build: the
-# DataFusion member and the fuzz targets build in lane B's target/b/ (see .ci/run).
+# DataFusion member builds in lane B's target/b/ (see .ci/run), the fuzz targets in target/fuzz/.
 lane_b=$PWD/target/b
 clippy_of() {
   case $1 in
@@ -77,7 +77,7 @@ clippy_of() {
     datafusion) CARGO_TARGET_DIR=$lane_b cargo clippy -p pctenc-datafusion --features ballista --all-targets -- -D warnings ;;
     python) cargo clippy -p pctenc-python --all-targets -- -D warnings ;;
     web) cargo clippy -p pctenc-web --all-targets -- -D warnings ;;
-    fuzz) (cd fuzz && CARGO_TARGET_DIR=$lane_b cargo +nightly clippy --all-targets -- -D warnings) ;;
+    fuzz) (cd fuzz && CARGO_TARGET_DIR=$PWD/../target/fuzz cargo +nightly clippy --all-targets -- -D warnings) ;;
   esac
 }
 tests_of() {
@@ -87,7 +87,7 @@ tests_of() {
     datafusion) CARGO_TARGET_DIR=$lane_b cargo test --config 'profile.test.package."*".opt-level=0' -p pctenc-datafusion --features ballista ;;
     python) bash scripts/ci.sh python ;;
     web) bash scripts/ci.sh web ;;
-    fuzz) CARGO_TARGET_DIR=$lane_b FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash scripts/fuzz.sh ;;
+    fuzz) FUZZ_SECONDS=${FUZZ_SECONDS:-10} bash scripts/ci.sh fuzz ;;
   esac
 }
 
