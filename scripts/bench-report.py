@@ -13,10 +13,17 @@ benches/results/ (committed, so that anyone can regenerate and check the report)
   by `pctenc-datafusion/bench.sh --json` (the page's "SQL functions" section; left out when
   the file is missing).
 
-`scripts/bench.sh` does the whole run. Usage:
+- `runs.json`: which run produced each group's figures (commit, date, CPU), written by
+  `machine --group GROUP` before the group runs.
 
-    python3 scripts/bench-report.py machine     # record the machine (before the benchmarks)
+`scripts/bench.sh` does the whole run, and `scripts/bench.sh GROUP` one group of it (see
+`GROUPS`), whose results replace that group's alone: every section of the report names the
+run it comes from. Usage:
+
+    python3 scripts/bench-report.py machine     # record the machine (before a full run)
+    python3 scripts/bench-report.py machine --group encode   # record the run of one group
     python3 scripts/bench-report.py collect     # criterion's results -> criterion.json
+    python3 scripts/bench-report.py collect --group encode   # ... replacing that group's only
     python3 scripts/bench-report.py             # write the report
     python3 scripts/bench-report.py --check     # fail if the report is not what the results give
 
@@ -72,6 +79,19 @@ GOALS = {
     ],
 }
 GOAL_SIZE = 65536
+# The groups `scripts/bench.sh GROUP` runs: what each measures, and the prefixes of its
+# criterion groups in criterion.json (the other groups keep their own results files).
+GROUPS = {
+    "encode": ("encoding, every backend and peer (`benches/encode.rs`)", ("encode/",)),
+    "decode": ("decoding, every backend and peer (`benches/decode.rs`)", ("decode/",)),
+    "short": ("short strings (`benches/short.rs`, `short.json`)", ()),
+    "parallel": ("the parallel paths and the CLI on large inputs (`benches/parallel.rs`, "
+                 "`large-inputs.json`)", ("parallel-encode/", "parallel-decode/")),
+    "charset": ("legacy encodings (`benches/charset.rs`, `charset.json`)", ()),
+    "capi": ("the C API (`pctenc-capi/bench.sh`, `capi.json`)", ()),
+    "python": ("the Python package (`pctenc-python/bench.py`, `python.json`)", ()),
+    "datafusion": ("the SQL functions (`pctenc-datafusion/bench.sh`, `datafusion.json`)", ()),
+}
 # The names, in the tables' heads, of functions whose id says less than a reader needs.
 NAMES = {"memcpy-output": "`memcpy` of the output"}
 
@@ -94,8 +114,9 @@ def size_label(n):
     return f"{n} B"
 
 
-def collect(root, out):
-    """Criterion's JSON files -> one sorted list of {group, function, bytes, median_ns, ...}."""
+def collect(root, out, group=None):
+    """Criterion's JSON files -> one sorted list of {group, function, bytes, median_ns, ...}.
+    With `group`, only that group's records are replaced; the others stay as they were."""
     records = []
     for bench in root.glob("**/new/benchmark.json"):
         meta = json.loads(bench.read_text())
@@ -111,8 +132,13 @@ def collect(root, out):
             "median_ci_ns": [round(median["confidence_interval"]["lower_bound"], 3),
                              round(median["confidence_interval"]["upper_bound"], 3)],
         })
+    if group:
+        prefixes = GROUPS[group][1]
+        records = [r for r in records if r["group"].startswith(prefixes)]
     if not records:
-        sys.exit(f"no criterion results under {root}")
+        sys.exit(f"no criterion results{' of ' + group if group else ''} under {root}")
+    if group and out.exists():
+        records += [r for r in json.loads(out.read_text()) if not r["group"].startswith(prefixes)]
     records.sort(key=lambda r: (r["group"].split("/")[0], int(r["group"].split("/")[2]),
                                 r["group"].split("/")[1], r["function"]))
     out.write_text(json.dumps(records, indent=1) + "\n")
@@ -163,7 +189,7 @@ def charset_machine():
             "rustc": run(["rustc", "-V"])}
 
 
-def charset_section(data):
+def charset_section(data, run=""):
     """Legacy encodings: `encode_in` / `decode_in` against the UTF-8 paths and against
     encoding_rs + percent-encoding, the median of each function's medians over the rounds."""
     if not data:
@@ -200,6 +226,8 @@ def charset_section(data):
     return f"""
 ## Legacy character encodings
 
+{run}
+
 `Encoder::encode_in` and `Decoder::decode_in` (feature `encoding`, `benches/charset.rs`) on
 64 KiB, measured by `scripts/bench.sh` on {m['date']} ({cpu_name(m)}, commit `{m['commit']}`),
 the median of {rounds} rounds of criterion medians. `ascii`: the access-log workload's ASCII
@@ -222,7 +250,7 @@ time (`perf`: about three quarters of an encode).
 """
 
 
-def python_section(data):
+def python_section(data, run=""):
     """The Python package (`pctenc-python/`) against `urllib.parse`, from `python.json`."""
     if not data:
         return ""
@@ -239,6 +267,8 @@ def python_section(data):
     verdict = "All met in this run." if not failures else "Not met in this run: " + "; ".join(failures) + "."
     return f"""
 ## Python
+
+{run}
 
 The `pctenc` Python package (`pctenc-python/`, PyO3, abi3) against CPython's `urllib.parse`,
 measured by `python3 pctenc-python/bench.py --json benches/results/python.json` on
@@ -257,7 +287,7 @@ strings]`.
 """
 
 
-def short_section(records):
+def short_section(records, run=""):
     """Short strings: ns per call at each size, the ratios to percent-encoding, the goals."""
     if not records:
         return ""
@@ -269,7 +299,7 @@ def short_section(records):
     simd = [b for b in BACKENDS if b in found and b != "scalar"]
     wide = [b for b in ("avx2", "avx512", "neon") if b in simd]
     best = simd[0] if simd else "scalar"
-    out = ["## Short strings (`benches/short.rs`)", "",
+    out = ["## Short strings (`benches/short.rs`)", "", run, "",
            "Nanoseconds per call (median; lower is better), each call on one of 64 different",
            "inputs of the size, cycled. `query`: query-string values (`q=...`-like, about a",
            "quarter of the bytes escaped); `path`: URL paths, a few escapes. Encoding with the",
@@ -369,7 +399,7 @@ def cpuinfo_field(name):
     return ""
 
 
-def record_machine(results_dir):
+def record_machine(results_dir, group=None):
     subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pctenc"], cwd=ROOT, check=True)
     info = run([str(ROOT / "target" / "release" / "pctenc"), "info"])
     fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
@@ -396,8 +426,15 @@ def record_machine(results_dir):
         "detected": fields.get("backend detected", "").strip(),
     }
     results_dir.mkdir(parents=True, exist_ok=True)
-    (results_dir / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
-    print(json.dumps(machine, indent=2))
+    if group:
+        runs_path = results_dir / "runs.json"
+        runs = json.loads(runs_path.read_text()) if runs_path.exists() else {}
+        runs[group] = machine
+        runs_path.write_text(json.dumps(runs, indent=2, sort_keys=True) + "\n")
+        print(f"the run of `{group}` -> {runs_path}")
+    else:
+        (results_dir / "machine.json").write_text(json.dumps(machine, indent=2) + "\n")
+        print(json.dumps(machine, indent=2))
 
 
 def cpu_name(m):
@@ -423,6 +460,47 @@ def machine_section(m):
         f"measured on {m.get('date')}.",
     ]
     return "\n".join(lines)
+
+
+def run_of(group, runs, machine, files):
+    """The run that produced `group`'s figures: its entry in runs.json, or, for results older
+    than that file, what the results file itself or machine.json (the last full run) says."""
+    if group in runs:
+        return runs[group]
+    own = files.get(group) or {}
+    if group == "charset":
+        own = own.get("machine", {})
+    if group == "parallel":
+        own = {**machine, **{k: v for k, v in (own.get("meta") or {}).items() if k == "commit"}}
+    if own.get("date") or own.get("cpu"):
+        return {k: own.get(k) for k in ("date", "commit", "cpu", "cpu_family_model")}
+    return machine if group in ("encode", "decode", "short", "parallel") else {}
+
+
+def run_line(group, runs, machine, files):
+    """One sentence naming the run of a section."""
+    r = run_of(group, runs, machine, files)
+    if not r:
+        return f"*Run: `scripts/bench.sh {group}`; no record of when.*"
+    bits = [r.get("date") or "date unknown"]
+    if r.get("commit"):
+        bits.append(f"commit `{r['commit']}`" + (" with local changes" if r.get("dirty") else ""))
+    bits.append(cpu_name(r) if r.get("cpu") else "CPU unknown")
+    if r.get("detected"):
+        bits.append(f"backend `{r['detected']}`")
+    return f"*Run: `scripts/bench.sh {group}`, {', '.join(bits)}.*"
+
+
+def runs_section(runs, machine, files, present):
+    rows = ["| group | what | date | commit | CPU |", "|---|---|---|---|---|"]
+    for group, (what, _) in GROUPS.items():
+        r = run_of(group, runs, machine, files)
+        if group not in present:
+            continue
+        rows.append(f"| `{group}` | {what} | {r.get('date') or '?'} | "
+                    f"{'`' + r['commit'] + '`' if r.get('commit') else '?'} | "
+                    f"{cpu_name(r) if r.get('cpu') else '?'} |")
+    return "\n".join(rows)
 
 
 # ---------------------------------------------------------------------------------------
@@ -729,8 +807,12 @@ def large_section(data):
 
 
 def report(results, large, machine, backends, capi=None, datafusion=None, short=None, charset=None,
-           python=None):
+           python=None, runs=None):
     best = backends[0]
+    runs = runs or {}
+    files = {"charset": charset, "capi": capi, "python": python, "datafusion": datafusion, "parallel": large}
+    present = {"encode", "decode"} | {g for g, d in files.items() if d} | ({"short"} if short else set())
+    line = lambda group: run_line(group, runs, machine, files)
     ours = [f"pctenc-{b}" for b in backends]
     def named(functions):
         return [(f, NAMES.get(f, f"`{f}`")) for f in functions]
@@ -781,6 +863,14 @@ is what a program gets on this CPU, the others what it gets on CPUs without AVX-
 
 {machine_section(machine)}
 
+## Runs
+
+`scripts/bench.sh GROUP` measures one group again and replaces its figures alone, so the
+sections below may come from different runs, even different machines: each names its own.
+The machine above is the last full run's.
+
+{runs_section(runs, machine, files, present)}
+
 ## Method
 
 - Encoding uses the `rfc3986` set for pctenc, `percent-encoding` (an `AsciiSet` spelled the
@@ -808,12 +898,18 @@ is what a program gets on this CPU, the others what it gets on CPUs without AVX-
 ## Reproduce
 
 ```sh
-bash scripts/bench.sh            # everything: about 35 minutes on two cores
+bash scripts/bench.sh            # everything: about 50 minutes on two cores
+bash scripts/bench.sh decode     # one group again (`bash scripts/bench.sh list`): 10 minutes or less
 ```
 
-It records the machine (`python3 scripts/bench-report.py machine`), runs
-`cargo bench --bench encode --bench decode --bench parallel -- --warm-up-time 1 --measurement-time 2`,
-collects criterion's medians (`python3 scripts/bench-report.py collect`), runs
+A group's run replaces that group's results alone and records its run in
+`benches/results/runs.json` (see [Runs](#runs)); measure work on one path with its group,
+or with a criterion filter, and keep the full run for releases. The full run records the
+machine (`python3 scripts/bench-report.py machine`), and for each group its run
+(`python3 scripts/bench-report.py machine --group GROUP`), runs
+`cargo bench --bench GROUP -- --warm-up-time 1 --measurement-time 2` for `encode`, `decode`
+and `parallel`, collects criterion's medians (`python3 scripts/bench-report.py collect --group
+GROUP`), runs
 `python3 scripts/large-inputs.py --runs 15 --json benches/results/large-inputs.json` (GNU time, Debian
 package `time`, is needed), and writes this page, the charts and the README's figures
 (`python3 scripts/bench-report.py`). The results it read are in `benches/results/`; CI checks
@@ -825,8 +921,12 @@ at one size: `PCTENC_BENCH_SIZES=65536 cargo bench --bench encode -- --warm-up-t
 
 ### Encoding (`rfc3986`)
 
+{line("encode")}
+
 {throughput_tables(results, "encode", peers_enc, against=versus)}
 ### Decoding (strict, to bytes)
+
+{line("decode")}
 
 {throughput_tables(results, "decode", peers_dec, against=versus)}
 The decoding APIs on the detected backend: the slice API, then the ones that return a `Cow`
@@ -841,7 +941,9 @@ At 64 bytes the vector decoders have too little input for a block and its two-by
 look-ahead and run the scalar code behind a dispatch; SSE2, which has no byte shuffle, hands
 escape-dense blocks and inputs under 256 bytes to the scalar code, so it follows scalar there.
 
-{short_section(short)}## Large inputs: threads, files, pipes
+{short_section(short, line("short"))}## Large inputs: threads, files, pipes
+
+{line("parallel")}
 
 ### Where parallel pays (`benches/parallel.rs`)
 
@@ -853,10 +955,11 @@ against the serial ones, on the `log` workload, GB/s of input:
 ### The CLI on a large access log (`scripts/large-inputs.py`)
 
 {large_section(large)}
-""" + charset_section(charset) + capi_section(capi) + python_section(python) + datafusion_section(datafusion)
+""" + charset_section(charset, line("charset")) + capi_section(capi, line("capi")) \
+        + python_section(python, line("python")) + datafusion_section(datafusion, line("datafusion"))
 
 
-def datafusion_section(df):
+def datafusion_section(df, run=""):
     """The Arrow kernels and SQL functions (`pctenc-datafusion/`) against `datafusion-spark`,
     from `datafusion.json`."""
     if not df:
@@ -888,6 +991,8 @@ def datafusion_section(df):
     return f"""
 ## SQL functions
 
+{run}
+
 The Arrow kernels and DataFusion functions of `pctenc-datafusion/` against the same functions
 of the `datafusion-spark` crate (`url_encode`, `url_decode`: a value at a time through the
 `url` crate's `form_urlencoded`, into Arrow builders), measured by `bash
@@ -914,7 +1019,7 @@ The kernels on 16 million rows (1.6 GB) in a rayon pool of one thread and of two
 """
 
 
-def capi_section(capi):
+def capi_section(capi, run=""):
     """The C API (`pctenc-capi/`) against the Rust API, from `capi.json`."""
     if not capi:
         return ""
@@ -933,6 +1038,8 @@ def capi_section(capi):
     met = lambda ok: "met" if ok else "**not met**"
     return f"""
 ## C API
+
+{run}
 
 `libpctenc` (`pctenc-capi/`) against the Rust API, measured by `bash pctenc-capi/bench.sh --json
 benches/results/capi.json` on {capi['date']} ({capi['cpu']}, backend `{capi['backend']}`, {capi['cc']}),
@@ -955,7 +1062,7 @@ through the FFI, {ovh_c:+.1f} ns from C (fastest batches), {met(ovh <= 10 and ov
 """
 
 
-def readme_summary(results, backends, machine):
+def readme_summary(results, backends, machine, runs=None):
     best = backends[0]
     rows = "\n".join(f"| {label} | {fmt(o)} GB/s | {fmt(p)} GB/s | {r:.0f}x |"
                      for label, o, p, r in summary_rows(results, best))
@@ -964,7 +1071,8 @@ def readme_summary(results, backends, machine):
         g = results.get((kind, w, GOAL_SIZE), {})
         if g.get(f"pctenc-{best}") and g.get("memcpy"):
             extra.append(f"{g[f'pctenc-{best}'] / g['memcpy']:.2f}x")
-    cpu = cpu_name(machine)
+    enc, dec = ((runs or {}).get(g, machine) for g in ("encode", "decode"))
+    cpu = cpu_name(enc) + ("" if cpu_name(dec) == cpu_name(enc) else f" (decoding: {cpu_name(dec)})")
     return f"""<!-- bench-summary:start (generated by scripts/bench-report.py) -->
 ![pctenc against the percent-encoding, urlencoding and form_urlencoded crates](docs/bench-headline.svg)
 
@@ -983,6 +1091,8 @@ def main():
     ap.add_argument("command", nargs="?",
                     choices=["report", "machine", "collect", "collect-short", "collect-charset"],
                     default="report")
+    ap.add_argument("--group", choices=list(GROUPS),
+                    help="machine: record the run of this group; collect: replace its results alone")
     ap.add_argument("--round", type=int, default=1,
                     help="collect-charset: the round (1 starts the file afresh, others append)")
     ap.add_argument("--criterion-dir", default=str(ROOT / "target" / "criterion"),
@@ -994,9 +1104,11 @@ def main():
     args = ap.parse_args()
     results_dir = pathlib.Path(args.results)
     if args.command == "machine":
-        return record_machine(results_dir)
+        return record_machine(results_dir, args.group)
     if args.command == "collect":
-        return collect(pathlib.Path(args.criterion_dir), results_dir / "criterion.json")
+        if args.group and not GROUPS[args.group][1]:
+            sys.exit(f"the group {args.group} has no criterion results in criterion.json")
+        return collect(pathlib.Path(args.criterion_dir), results_dir / "criterion.json", args.group)
     if args.command == "collect-short":
         return collect_short(pathlib.Path(args.criterion_dir), results_dir / "short.json")
     if args.command == "collect-charset":
@@ -1022,8 +1134,10 @@ def main():
     charset = json.loads(charset_path.read_text()) if charset_path.exists() else None
     python_path = results_dir / "python.json"
     python = json.loads(python_path.read_text()) if python_path.exists() else None
+    runs_path = results_dir / "runs.json"
+    runs = json.loads(runs_path.read_text()) if runs_path.exists() else {}
     outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends, capi, datafusion, short,
-                                              charset, python)}
+                                              charset, python, runs)}
     for name, svg in charts(results, backends, GOAL_SIZE):
         outputs[docs / name] = svg
     readme = pathlib.Path(args.readme)
@@ -1031,7 +1145,7 @@ def main():
     pattern = re.compile(r"<!-- bench-summary:start.*?<!-- bench-summary:end -->", re.S)
     if not pattern.search(text):
         sys.exit(f"{readme}: no <!-- bench-summary:start --> ... <!-- bench-summary:end --> markers")
-    outputs[readme] = pattern.sub(lambda _: readme_summary(results, backends, machine), text)
+    outputs[readme] = pattern.sub(lambda _: readme_summary(results, backends, machine, runs), text)
 
     stale = []
     for path, content in outputs.items():

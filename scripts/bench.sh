@@ -1,33 +1,81 @@
 #!/usr/bin/env bash
-# One full benchmark run, then the report: docs/BENCHMARKS.md, docs/bench-*.svg and the
-# figures in README.md, from the results kept in benches/results/ (the C API's figures from
-# pctenc-capi/bench.sh).
+# Benchmarks, then the report: docs/BENCHMARKS.md, docs/bench-*.svg and the figures in
+# README.md, from the results kept in benches/results/.
 #
-#   bash scripts/bench.sh              # about 40 minutes on two cores; run on an idle machine
+#   bash scripts/bench.sh              # the full run, every group: about 50 minutes
+#   bash scripts/bench.sh GROUP...     # those groups again, 10 minutes or less each
+#   bash scripts/bench.sh list         # the groups
 #
-# Criterion options can follow, e.g. `bash scripts/bench.sh --measurement-time 5`; the default
-# is `--warm-up-time 1 --measurement-time 2` (groups of 1 MiB and more set their own).
+# A group's run replaces that group's results alone, and records its run (commit, date, CPU)
+# in benches/results/runs.json, which the report names in each section: work on one path is
+# measured with its group, and the full run is for releases. The groups:
+#
+#   encode, decode   benches/encode.rs, benches/decode.rs: every backend and peer, 4 sizes
+#   short            benches/short.rs: ns per call, 8 to 256 bytes
+#   parallel         benches/parallel.rs and scripts/large-inputs.py (the CLI on large files)
+#   charset          benches/charset.rs, three rounds
+#   capi             pctenc-capi/bench.sh: the C API against the Rust API
+#   python           pctenc-python/bench.py (needs `pip install ./pctenc-python` first)
+#   datafusion       pctenc-datafusion/bench.sh: the SQL functions against datafusion-spark
+#
+# Criterion options can follow `--`, e.g. `bash scripts/bench.sh encode -- --measurement-time 5`;
+# the defaults are `--warm-up-time 1 --measurement-time 2` for the full run and
+# `--warm-up-time 0.5 --measurement-time 1.5` for a group alone (groups of 1 MiB and more set
+# their own). Run on an otherwise idle machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-opts=("$@")
-[ ${#opts[@]} -gt 0 ] || opts=(--warm-up-time 1 --measurement-time 2)
-
-python3 scripts/bench-report.py machine
-rm -rf target/criterion   # only this run's results
-cargo bench --bench encode --bench decode --bench parallel -- "${opts[@]}"
-python3 scripts/bench-report.py collect
-# Short strings: ns per call, many cheap calls, so shorter measurements do (about 6 minutes).
-cargo bench --bench short -- --warm-up-time 0.3 --measurement-time 0.7
-python3 scripts/bench-report.py collect-short
-# Legacy encodings: three rounds, whose medians the report takes the median of.
-for round in 1 2 3; do
-  rm -rf target/criterion/charset-*
-  cargo bench --bench charset -- --warm-up-time 0.5 --measurement-time 2
-  python3 scripts/bench-report.py collect-charset --round "$round"
+groups=() opts=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --) shift && opts=("$@") && break ;;
+    list) sed -n '/^#   encode/,/^#   datafusion/p' "$0" | sed 's/^# \{0,3\}//' && exit 0 ;;
+    encode | decode | short | parallel | charset | capi | python | datafusion) groups+=("$1") ;;
+    -*) opts=("$@") && break ;; # criterion options without `--`, as before groups existed
+    *) echo "bench.sh: no group \"$1\" (bash scripts/bench.sh list)" >&2 && exit 2 ;;
+  esac
+  shift
 done
-python3 scripts/large-inputs.py --runs 15 --json benches/results/large-inputs.json
-bash pctenc-capi/bench.sh --json benches/results/capi.json
-# The Python package against urllib.parse (needs `pip install ./pctenc-python` first).
-python3 pctenc-python/bench.py --json benches/results/python.json
-python3 scripts/bench-report.py
+full=
+if [ ${#groups[@]} -eq 0 ]; then
+  full=1
+  groups=(encode decode parallel short charset capi python)
+  [ ${#opts[@]} -gt 0 ] || opts=(--warm-up-time 1 --measurement-time 2)
+fi
+[ ${#opts[@]} -gt 0 ] || opts=(--warm-up-time 0.5 --measurement-time 1.5)
+
+report() { python3 scripts/bench-report.py "$@"; }
+[ -z "$full" ] || report machine
+
+for group in "${groups[@]}"; do
+  printf '\n==> %s (%s)\n' "$group" "$(date -u +%H:%M:%S)"
+  report machine --group "$group" >/dev/null
+  case $group in
+    encode | decode | parallel)
+      rm -rf target/criterion # only this run's results
+      cargo bench --bench "$group" -- "${opts[@]}"
+      report collect --group "$group"
+      if [ "$group" = parallel ]; then
+        python3 scripts/large-inputs.py --runs 15 --json benches/results/large-inputs.json
+      fi
+      ;;
+    short)
+      # ns per call, many cheap calls: shorter measurements do (about 6 minutes).
+      rm -rf target/criterion
+      cargo bench --bench short -- --warm-up-time 0.3 --measurement-time 0.7
+      report collect-short
+      ;;
+    charset)
+      # Three rounds, whose medians the report takes the median of.
+      for round in 1 2 3; do
+        rm -rf target/criterion
+        cargo bench --bench charset -- --warm-up-time 0.5 --measurement-time 2
+        report collect-charset --round "$round"
+      done
+      ;;
+    capi) bash pctenc-capi/bench.sh --json benches/results/capi.json ;;
+    python) python3 pctenc-python/bench.py --json benches/results/python.json ;;
+    datafusion) bash pctenc-datafusion/bench.sh --json benches/results/datafusion.json ;;
+  esac
+done
+report
