@@ -46,14 +46,25 @@ pub struct Cli {
     // shown in the help (each command lists those it uses).
     #[arg(long, hide = true, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
-    #[arg(short = 'j', long, hide = true, value_name = "N", value_parser = threads())]
+    #[arg(short = 'j', long, hide = true, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,
     #[arg(long, hide = true)]
     pub no_progress: bool,
 }
 
-fn threads() -> clap::builder::RangedI64ValueParser<u16> {
-    clap::value_parser!(u16).range(1..)
+/// `-j N`: from 1 to four threads per CPU ([`super::threads::most`]).
+fn parse_threads(value: &str) -> Result<u16, String> {
+    let most = super::threads::most();
+    let per_cpu = super::threads::PER_CPU;
+    match value.parse::<u64>() {
+        Ok(0) => Err(format!("N must be 1 or more (at most {most})")),
+        Ok(n) if n <= most as u64 => Ok(n as u16),
+        Ok(_) => Err(format!(
+            "at most {most} threads: {per_cpu} per CPU, and pctenc may run on {} CPUs",
+            super::threads::cpus()
+        )),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Parses the command line (`std::env::args_os`), with the help texts each command gives
@@ -195,9 +206,11 @@ pub enum Command {
 /// `-j` and `--no-progress`, for the commands that split large files among threads.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Threads for large inputs (default: one per core). Regular files are memory-mapped and
-    /// split among the threads; the output is the same for every number of threads.
-    #[arg(short = 'j', long, value_name = "N", value_parser = threads())]
+    /// Threads for large inputs (default: one per core; at most 4 per core). Regular files are
+    /// memory-mapped and split among the threads; the output is the same for every number of
+    /// threads. Threads start only for an input large enough to share (256 KiB to encode, 1
+    /// MiB to decode), and no more than it has 64 KiB pieces.
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,
     /// Never show a progress bar. (One is shown on stderr only when stderr is a terminal, the
     /// output is not one, and the input files are large.)
@@ -211,8 +224,9 @@ pub struct InfoArgs {
     /// error if the CPU lacks it).
     #[arg(long, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
-    /// Report the number of threads `encode -j N` and `decode -j N` would use.
-    #[arg(short = 'j', long, value_name = "N", value_parser = threads())]
+    /// Report the number of threads `encode -j N` and `decode -j N` would use on a large input
+    /// (at most 4 per core).
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<u16>,
 }
 

@@ -3,18 +3,20 @@
 
 use std::path::PathBuf;
 
-use pctenc::{DecodeError, Decoder, StreamDecoder};
+use pctenc::{DecodeError, Decoder, PAR_DECODE_THRESHOLD, StreamDecoder};
 
 use super::Failure;
 use super::input::{CHUNK, Input, each_segment};
 use super::output::Output;
 use super::progress::Progress;
+use super::threads::Threads;
 
 pub fn run(
     decoder: Decoder,
     files: &[PathBuf],
     out: &mut Output,
     progress: &Progress,
+    threads: &Threads,
 ) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
     let mut decoded = Vec::with_capacity(CHUNK);
@@ -26,8 +28,9 @@ pub fn run(
         if let Some(segments) = input.segments() {
             // A regular file: big segments, decoded on every thread; lines are only counted
             // when there is an error to place.
-            let fed =
-                each_segment(segments, |segment| stream.feed_to(segment, out), |n| progress.advance(n))?;
+            let fed = threads.run(segments.remaining(), PAR_DECODE_THRESHOLD, || {
+                each_segment(segments, |segment| stream.feed_to(segment, out), |n| progress.advance(n))
+            })??;
             if let Err(e) = fed {
                 return Err(match decode_error(&e) {
                     Some(e) => place(&input, e),
@@ -47,7 +50,8 @@ pub fn run(
                 break;
             }
             decoded.clear();
-            stream.feed(chunk, &mut decoded).map_err(|e| position.failure(&name, chunk, e))?;
+            let fed = threads.run(chunk.len() as u64, PAR_DECODE_THRESHOLD, || stream.feed(chunk, &mut decoded))?;
+            fed.map_err(|e| position.failure(&name, chunk, e))?;
             out.write_all(&decoded)?;
             position.advance(chunk);
             progress.advance(chunk.len());

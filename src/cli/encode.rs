@@ -3,12 +3,13 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use pctenc::{Encoder, StreamEncoder};
+use pctenc::{Encoder, PAR_ENCODE_THRESHOLD, StreamEncoder};
 
 use super::Failure;
 use super::input::{CHUNK, Input, each_segment};
 use super::output::Output;
 use super::progress::Progress;
+use super::threads::Threads;
 
 pub fn run(
     encoder: &Encoder,
@@ -16,6 +17,7 @@ pub fn run(
     files: &[PathBuf],
     out: &mut Output,
     progress: &Progress,
+    threads: &Threads,
 ) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
     for path in Input::all(files) {
@@ -23,7 +25,9 @@ pub fn run(
         let mut input = Input::open(&path)?;
         let mut stream = ChunkEncoder::new(*encoder, binary);
         if let Some(segments) = input.segments() {
-            let fed = each_segment(segments, |segment| stream.feed(segment, out), |n| progress.advance(n))?;
+            let fed = threads.run(segments.remaining(), PAR_ENCODE_THRESHOLD, || {
+                each_segment(segments, |segment| stream.feed(segment, out), |n| progress.advance(n))
+            })??;
             fed.map_err(|e| out.error(e))?;
         } else {
             loop {
@@ -31,7 +35,9 @@ pub fn run(
                 if piece.bytes.is_empty() {
                     break;
                 }
-                stream.feed(piece.bytes, out).map_err(|e| out.error(e))?;
+                let bytes = piece.bytes;
+                let fed = threads.run(bytes.len() as u64, PAR_ENCODE_THRESHOLD, || stream.feed(bytes, out))?;
+                fed.map_err(|e| out.error(e))?;
                 progress.advance(piece.bytes.len());
                 if piece.short {
                     out.flush()?;

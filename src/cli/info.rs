@@ -33,7 +33,8 @@ fn features() -> Vec<(&'static str, bool)> {
     }
 }
 
-pub fn report(chosen: Engine) -> String {
+/// `threads`: how many a large input gets (`-j N`, or one per CPU).
+pub fn report(chosen: Engine, threads: usize) -> String {
     let mut out = String::new();
     let found: Vec<&str> = features().into_iter().filter(|f| f.1).map(|f| f.0).collect();
     let missing: Vec<&str> = features().into_iter().filter(|f| !f.1).map(|f| f.0).collect();
@@ -49,7 +50,7 @@ pub fn report(chosen: Engine) -> String {
     let _ = writeln!(out, "backends available:  {}", available.join(" "));
     let _ = writeln!(out, "backend detected:    {}", Backend::detect());
     let _ = writeln!(out, "backend chosen:      {}", chosen.backend());
-    let _ = writeln!(out, "threads:             {}", rayon::current_num_threads());
+    let _ = writeln!(out, "threads:             {threads}");
     out
 }
 

@@ -164,7 +164,7 @@ fn map(name: &str, file: &File, offset: u64, len: u64) -> Result<Mmap, Failure> 
 }
 
 /// Enters the pages of `map` into the page table now, a megabyte per task on every thread
-/// of the pool, instead of page fault by page fault as the encoder reaches them: the threads
+/// of the pool (at once on this thread when it is on no pool: a small input), instead of page fault by page fault as the encoder reaches them: the threads
 /// of one process fault into one page table and slow each other down, while populating in
 /// large parts does not (measured: `pctenc encode -j 2` of a 512 MiB file 1.5x faster than
 /// `-j 1` without this, 1.7x with it; `-j 1` the same either way). Called while the pool
@@ -175,6 +175,10 @@ fn populate(map: &Mmap) {
     {
         use rayon::prelude::*;
         const PART: usize = 1 << 20;
+        if rayon::current_thread_index().is_none() {
+            let _ = map.advise(memmap2::Advice::PopulateRead);
+            return;
+        }
         (0..map.len().div_ceil(PART)).into_par_iter().for_each(|k| {
             let at = k * PART;
             let _ = map.advise_range(memmap2::Advice::PopulateRead, at, PART.min(map.len() - at));
@@ -190,6 +194,13 @@ pub struct Segments<'a> {
     file: &'a File,
     end: u64,
     at: u64,
+}
+
+impl Segments<'_> {
+    /// The bytes of the segments not mapped yet.
+    pub fn remaining(&self) -> u64 {
+        self.end.saturating_sub(self.at)
+    }
 }
 
 impl Iterator for Segments<'_> {
@@ -231,7 +242,8 @@ fn source(file: File, start: u64) -> io::Result<Source> {
 
 /// Runs `work` on each segment of a mapped input in order, on the current rayon pool: the
 /// next segment is mapped (and populated), and the one before unmapped, while one is worked
-/// on. `done(n)` is told the size of each segment finished. The outer error is the input's
+/// on. Off any pool (an input too small to share among threads), one after the other on
+/// this thread. `done(n)` is told the size of each segment finished. The outer error is the input's
 /// (mapping), the inner one `work`'s.
 pub fn each_segment<F, E>(
     mut segments: Segments<'_>,
@@ -242,6 +254,16 @@ where
     F: FnMut(&[u8]) -> Result<(), E> + Send,
     E: Send,
 {
+    if rayon::current_thread_index().is_none() {
+        for segment in segments {
+            let segment = segment?;
+            if let Err(e) = work(&segment) {
+                return Ok(Err(e));
+            }
+            done(segment.len());
+        }
+        return Ok(Ok(()));
+    }
     let (mut next, mut last) = (segments.next().transpose()?, None);
     while let Some(segment) = next {
         let (mapped, worked) = rayon::join(

@@ -11,6 +11,7 @@ mod normalize;
 mod output;
 mod progress;
 mod sets;
+mod threads;
 
 use std::fmt;
 use std::io::{self, Write};
@@ -21,6 +22,7 @@ use pctenc::Encoder;
 use args::{Cli, Command};
 use output::Output;
 use progress::Progress;
+use threads::Threads;
 
 /// Why a run failed; printed as one line on stderr.
 #[derive(Debug)]
@@ -124,15 +126,9 @@ pub fn escape_name(path: &Path) -> String {
 
 /// Runs one command.
 pub fn run(cli: Cli) -> Result<(), Failure> {
-    // One pool for the run: `-j N` threads, or one per core. The command runs on it, so
-    // that its parallel steps start there, with no hand-over from another thread.
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = cli.threads() {
-        pool = pool.num_threads(n.into());
-    }
-    let pool =
-        pool.build().map_err(|e| Failure::Io { what: "thread pool".into(), error: io::Error::other(e) })?;
-    pool.install(|| command(cli))
+    // The threads of `-j N` (or one per CPU), started when a step needs them.
+    let threads = Threads::new(cli.threads());
+    command(cli, &threads)
 }
 
 /// `--iri` keeps non-ASCII UTF-8 raw: with a legacy `--charset` the text is not UTF-8 there.
@@ -145,7 +141,7 @@ fn iri_needs_utf8(iri: bool, charset: Option<pctenc::charset::Charset>) -> Resul
     }
 }
 
-fn command(cli: Cli) -> Result<(), Failure> {
+fn command(cli: Cli, threads: &Threads) -> Result<(), Failure> {
     let engine = match cli.backend() {
         None => pctenc::Engine::detect(),
         Some(backend) => pctenc::Engine::new(backend).ok_or_else(|| {
@@ -166,7 +162,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
             let progress = progress(&args.io.files, &out);
             match args.charset {
                 Some(cs) => charset::encode(&encoder, cs, &args.io.files, &mut out, &progress)?,
-                None => encode::run(&encoder, args.binary, &args.io.files, &mut out, &progress)?,
+                None => encode::run(&encoder, args.binary, &args.io.files, &mut out, &progress, threads)?,
             }
             out.finish()
         }
@@ -193,7 +189,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
             } else if let Some(cs) = args.charset {
                 charset::decode(decoder, cs, &args.io.files, &mut out, &progress)?;
             } else {
-                decode::run(decoder, &args.io.files, &mut out, &progress)?;
+                decode::run(decoder, &args.io.files, &mut out, &progress, threads)?;
             }
             out.finish()
         }
@@ -224,7 +220,7 @@ fn command(cli: Cli) -> Result<(), Failure> {
         }
         Command::Info(_) => {
             let mut out = Output::open(None)?;
-            out.write_all(info::report(engine).as_bytes())?;
+            out.write_all(info::report(engine, threads.limit()).as_bytes())?;
             out.finish()
         }
     }

@@ -4,6 +4,7 @@ mod charset;
 mod messages;
 mod output;
 mod run;
+mod threads;
 
 use std::io::{Read, Write};
 use std::path::Path;

@@ -438,7 +438,7 @@ fn each_command_lists_its_own_options() {
         info.contains("backend chosen:      scalar") && info.contains("threads:             3"),
         "{info}"
     );
-    assert_eq!(fails_all(&["-j", "5", "info", "-j", "3"], b"").0, 2);
+    assert_eq!(fails_all(&["-j", "4", "info", "-j", "3"], b"").0, 2);
     assert_eq!(fails_all(&["check", "-j", "2"], b"").0, 2);
 }
 
@@ -556,7 +556,7 @@ fn leading_options_are_never_ignored() {
             "--backend is given both before and after the command name `info`: give it once",
         ),
         (
-            &["-j", "2", "encode", "-j", "5"],
+            &["-j", "2", "encode", "-j", "3"],
             "-j/--threads is given both before and after the command name `encode`",
         ),
     ];
