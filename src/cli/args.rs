@@ -11,7 +11,9 @@ use pctenc::{Backend, Decoder, Reject, Set};
 macro_rules! exit_status {
     () => {
         "Exit status: 0 success; 1 invalid input data (a decode error, a bad line for `check`);\n\
-         2 usage or I/O error (a bad command line, a missing file, an unwritable output)."
+         2 usage or I/O error (a bad command line, a missing file, an unwritable output).\n\
+         An input that cannot be read is reported and the others are still processed (status 2;\n\
+         a -o file is then left as it was)."
     };
 }
 const EXIT_STATUS: &str = exit_status!();
@@ -19,7 +21,8 @@ const EXIT_STATUS: &str = exit_status!();
 const NO_DATA_EXIT_STATUS: &str =
     "Exit status: 0 success; 2 usage or I/O error (a bad command line, an unwritable output).";
 const NORMALIZE_EXIT_STATUS: &str = "Exit status: 0 success (normalize finds no input invalid); 2 usage or I/O error (a bad\n\
-    command line, a missing file, an unwritable output).";
+    command line, a missing file, an unwritable output). An input that cannot be read is\n\
+    reported and the others are still processed (status 2; a -o file is then left as it was).";
 const CHECK_EXIT_STATUS: &str = "Exit status: 0 every line is valid; 1 a bad line was found; 2 usage error, or an input\n\
     could not be read (the other inputs are still checked). With -q: 1 as soon as a bad line\n\
     is found, even if an earlier input could not be read (as grep -q); 2 if none was found\n\

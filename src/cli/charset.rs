@@ -3,15 +3,15 @@
 //! or `\r\n` copied as is.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pctenc::charset::{Charset, explain};
 use pctenc::{Decoder, Encoder, Utf8Mode};
 
-use super::Failure;
 use super::input::{CHUNK, Input};
 use super::output::Output;
 use super::progress::Progress;
+use super::{Failure, Skipped};
 
 /// Calls `each(line, ending, number, offset)` for every line of every input, in order: the
 /// line without its `\n` or `\r\n`, that ending (empty for a last line without one), its
@@ -24,39 +24,53 @@ fn each_line(
     mut each: impl FnMut(&str, &[u8], &[u8], u64, u64, &mut Output) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
+    let mut skipped = Skipped::default();
     for path in Input::all(files) {
-        let mut input = Input::open(&path)?;
-        let name = input.name.clone();
-        let (mut line, mut number, mut offset) = (Vec::new(), 1u64, 0u64);
-        loop {
-            let piece = input.next(&mut buf)?;
-            if piece.bytes.is_empty() {
-                break;
-            }
-            let mut rest = piece.bytes;
-            while let Some(nl) = memchr::memchr(b'\n', rest) {
-                line.extend_from_slice(&rest[..nl]);
-                let ending: &[u8] = if line.last() == Some(&b'\r') {
-                    line.pop();
-                    b"\r\n"
-                } else {
-                    b"\n"
-                };
-                each(&name, &line, ending, number, offset, out)?;
-                offset += (line.len() + ending.len()) as u64;
-                number += 1;
-                line.clear();
-                rest = &rest[nl + 1..];
-            }
-            line.extend_from_slice(rest);
-            progress.advance(piece.bytes.len());
-            if piece.short {
-                out.flush()?;
-            }
+        let result = lines_of(&path, out, progress, &mut buf, &mut each);
+        skipped.input(result, out)?;
+    }
+    skipped.end()
+}
+
+/// [`each_line`] for the input at `path`.
+fn lines_of(
+    path: &Path,
+    out: &mut Output,
+    progress: &Progress,
+    buf: &mut [u8],
+    each: &mut impl FnMut(&str, &[u8], &[u8], u64, u64, &mut Output) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let mut input = Input::open(path)?;
+    let name = input.name.clone();
+    let (mut line, mut number, mut offset) = (Vec::new(), 1u64, 0u64);
+    loop {
+        let piece = input.next(buf)?;
+        if piece.bytes.is_empty() {
+            break;
         }
-        if !line.is_empty() {
-            each(&name, &line, b"", number, offset, out)?;
+        let mut rest = piece.bytes;
+        while let Some(nl) = memchr::memchr(b'\n', rest) {
+            line.extend_from_slice(&rest[..nl]);
+            let ending: &[u8] = if line.last() == Some(&b'\r') {
+                line.pop();
+                b"\r\n"
+            } else {
+                b"\n"
+            };
+            each(&name, &line, ending, number, offset, out)?;
+            offset += (line.len() + ending.len()) as u64;
+            number += 1;
+            line.clear();
+            rest = &rest[nl + 1..];
         }
+        line.extend_from_slice(rest);
+        progress.advance(piece.bytes.len());
+        if piece.short {
+            out.flush()?;
+        }
+    }
+    if !line.is_empty() {
+        each(&name, &line, b"", number, offset, out)?;
     }
     Ok(())
 }
@@ -127,7 +141,7 @@ pub fn explain_lines(
     let bytes = decoder.utf8(Utf8Mode::Bytes);
     let strict = decoder.utf8(Utf8Mode::Strict);
     let (mut lines, mut shown) = (0u64, 0u64);
-    each_line(files, out, progress, |name, line, _, number, offset, out| {
+    let result = each_line(files, out, progress, |name, line, _, number, offset, out| {
         lines += 1;
         let decoded = bytes.decode(line).map_err(|e| {
             let column = e.offset() as u64 + 1;
@@ -159,9 +173,13 @@ pub fn explain_lines(
             let _ = writeln!(report, "  {:<14} {}", reading.charset.name(), printable(&reading.text));
         }
         out.write_all(report.as_bytes())
-    })?;
-    let summary = format!("{shown} of {lines} lines not UTF-8\n");
-    out.write_all(summary.as_bytes())
+    });
+    // Inputs that could not be read were skipped: the summary counts the others.
+    if matches!(result, Ok(()) | Err(Failure::Unreadable)) {
+        let summary = format!("{shown} of {lines} lines not UTF-8\n");
+        out.write_all(summary.as_bytes())?;
+    }
+    result
 }
 
 /// `text` with what must not reach a terminal raw (control characters, bidirectional

@@ -1,11 +1,11 @@
 //! `pctenc decode`: streams each input through a [`StreamDecoder`] and turns an error's byte
 //! offset into a line and column.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pctenc::{DecodeError, Decoder, PAR_DECODE_THRESHOLD, StreamDecoder};
 
-use super::Failure;
+use super::{Failure, Skipped};
 use super::input::{CHUNK, Input, each_segment};
 use super::output::Output;
 use super::progress::Progress;
@@ -19,51 +19,64 @@ pub fn run(
     threads: &Threads,
 ) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
-    let mut decoded = Vec::with_capacity(CHUNK);
+    let mut skipped = Skipped::default();
     for path in Input::all(files) {
-        // Each input is a stream of its own: an escape never spans two files.
-        let mut input = Input::open(&path)?;
-        let name = input.name.clone();
-        let mut stream = StreamDecoder::new(decoder);
-        if let Some(segments) = input.segments() {
-            // A regular file: big segments, decoded on every thread; lines are only counted
-            // when there is an error to place.
-            let fed = threads.run(segments.remaining(), PAR_DECODE_THRESHOLD, || {
-                each_segment(segments, |segment| stream.feed_to(segment, out), |n| progress.advance(n))
-            })??;
-            if let Err(e) = fed {
-                return Err(match decode_error(&e) {
-                    Some(e) => place(&input, e),
-                    None => out.error(e),
-                });
-            }
-            let mut decoded = Vec::new();
-            stream.finish(&mut decoded).map_err(|e| place(&input, e))?;
-            out.write_all(&decoded)?;
-            continue;
+        let result = one(decoder, &path, out, progress, threads, &mut buf);
+        skipped.input(result, out)?;
+    }
+    skipped.end()
+}
+
+/// Decodes the input at `path`.
+fn one(
+    decoder: Decoder,
+    path: &Path,
+    out: &mut Output,
+    progress: &Progress,
+    threads: &Threads,
+    buf: &mut [u8],
+) -> Result<(), Failure> {
+    // Each input is a stream of its own: an escape never spans two files.
+    let mut input = Input::open(path)?;
+    let name = input.name.clone();
+    let mut stream = StreamDecoder::new(decoder);
+    if let Some(segments) = input.segments() {
+        // A regular file: big segments, decoded on every thread; lines are only counted
+        // when there is an error to place.
+        let fed = threads.run(segments.remaining(), PAR_DECODE_THRESHOLD, || {
+            each_segment(segments, |segment| stream.feed_to(segment, out), |n| progress.advance(n))
+        })??;
+        if let Err(e) = fed {
+            return Err(match decode_error(&e) {
+                Some(e) => place(&input, e),
+                None => out.error(e),
+            });
         }
-        let mut position = Position::default();
-        loop {
-            let piece = input.next(&mut buf)?;
-            let chunk = piece.bytes;
-            if chunk.is_empty() {
-                break;
-            }
-            decoded.clear();
-            let fed = threads.run(chunk.len() as u64, PAR_DECODE_THRESHOLD, || stream.feed(chunk, &mut decoded))?;
-            fed.map_err(|e| position.failure(&name, chunk, e))?;
-            out.write_all(&decoded)?;
-            position.advance(chunk);
-            progress.advance(chunk.len());
-            if piece.short {
-                out.flush()?;
-            }
+        let mut decoded = Vec::new();
+        stream.finish(&mut decoded).map_err(|e| place(&input, e))?;
+        return out.write_all(&decoded);
+    }
+    let mut decoded = Vec::with_capacity(CHUNK);
+    let mut position = Position::default();
+    loop {
+        let piece = input.next(buf)?;
+        let chunk = piece.bytes;
+        if chunk.is_empty() {
+            break;
         }
         decoded.clear();
-        stream.finish(&mut decoded).map_err(|e| position.failure(&name, &[], e))?;
+        let fed = threads.run(chunk.len() as u64, PAR_DECODE_THRESHOLD, || stream.feed(chunk, &mut decoded))?;
+        fed.map_err(|e| position.failure(&name, chunk, e))?;
         out.write_all(&decoded)?;
+        position.advance(chunk);
+        progress.advance(chunk.len());
+        if piece.short {
+            out.flush()?;
+        }
     }
-    Ok(())
+    decoded.clear();
+    stream.finish(&mut decoded).map_err(|e| position.failure(&name, &[], e))?;
+    out.write_all(&decoded)
 }
 
 /// The failure for `error` in `input`, a regular file, with its line and column: the lines

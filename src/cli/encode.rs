@@ -1,15 +1,15 @@
 //! `pctenc encode`: line by line (each line's `\n` or `\r\n` kept) or every byte.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pctenc::{Encoder, PAR_ENCODE_THRESHOLD, StreamEncoder};
 
-use super::Failure;
 use super::input::{CHUNK, Input, each_segment};
 use super::output::Output;
 use super::progress::Progress;
 use super::threads::Threads;
+use super::{Failure, Skipped};
 
 pub fn run(
     encoder: &Encoder,
@@ -20,33 +20,48 @@ pub fn run(
     threads: &Threads,
 ) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
+    let mut skipped = Skipped::default();
     for path in Input::all(files) {
-        // Each input is a stream of its own.
-        let mut input = Input::open(&path)?;
-        let mut stream = ChunkEncoder::new(*encoder, binary);
-        if let Some(segments) = input.segments() {
-            let fed = threads.run(segments.remaining(), PAR_ENCODE_THRESHOLD, || {
-                each_segment(segments, |segment| stream.feed(segment, out), |n| progress.advance(n))
-            })??;
+        let result = one(encoder, binary, &path, out, progress, threads, &mut buf);
+        skipped.input(result, out)?;
+    }
+    skipped.end()
+}
+
+/// Encodes the input at `path`.
+fn one(
+    encoder: &Encoder,
+    binary: bool,
+    path: &Path,
+    out: &mut Output,
+    progress: &Progress,
+    threads: &Threads,
+    buf: &mut [u8],
+) -> Result<(), Failure> {
+    // Each input is a stream of its own.
+    let mut input = Input::open(path)?;
+    let mut stream = ChunkEncoder::new(*encoder, binary);
+    if let Some(segments) = input.segments() {
+        let fed = threads.run(segments.remaining(), PAR_ENCODE_THRESHOLD, || {
+            each_segment(segments, |segment| stream.feed(segment, out), |n| progress.advance(n))
+        })??;
+        fed.map_err(|e| out.error(e))?;
+    } else {
+        loop {
+            let piece = input.next(buf)?;
+            if piece.bytes.is_empty() {
+                break;
+            }
+            let bytes = piece.bytes;
+            let fed = threads.run(bytes.len() as u64, PAR_ENCODE_THRESHOLD, || stream.feed(bytes, out))?;
             fed.map_err(|e| out.error(e))?;
-        } else {
-            loop {
-                let piece = input.next(&mut buf)?;
-                if piece.bytes.is_empty() {
-                    break;
-                }
-                let bytes = piece.bytes;
-                let fed = threads.run(bytes.len() as u64, PAR_ENCODE_THRESHOLD, || stream.feed(bytes, out))?;
-                fed.map_err(|e| out.error(e))?;
-                progress.advance(piece.bytes.len());
-                if piece.short {
-                    out.flush()?;
-                }
+            progress.advance(piece.bytes.len());
+            if piece.short {
+                out.flush()?;
             }
         }
-        stream.finish(out).map_err(|e| out.error(e))?;
     }
-    Ok(())
+    stream.finish(out).map_err(|e| out.error(e))
 }
 
 /// Encodes one input read by read: every byte (`binary`), or line by line, each line on its

@@ -66,14 +66,15 @@ impl Input {
             // stopped).
             let source = match stdin_file() {
                 Some((file, at)) => {
-                    source(file, at).map_err(|e| Failure::Io { what: name.clone(), error: e })?
+                    source(file, at).map_err(|e| Failure::Input { what: name.clone(), error: e })?
                 }
                 None => Source::Stream(Box::new(io::stdin().lock())),
             };
             return Ok(Input { name, source, advance: true, mapped: Cell::new(false) });
         }
-        let file = File::open(path).map_err(|e| Failure::io(path, e))?;
-        let source = source(file, 0).map_err(|e| Failure::io(path, e))?;
+        let failure = |error| Failure::Input { what: super::escape_name(path), error };
+        let file = File::open(path).map_err(failure)?;
+        let source = source(file, 0).map_err(failure)?;
         Ok(Input { name: super::escape_name(path), source, advance: false, mapped: Cell::new(false) })
     }
 
@@ -107,7 +108,7 @@ impl Input {
             match reader.read(buf) {
                 Ok(n) => return Ok(n),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(Failure::Io { what: self.name.clone(), error: e }),
+                Err(e) => return Err(Failure::Input { what: self.name.clone(), error: e }),
             }
         }
     }
@@ -150,7 +151,7 @@ impl Drop for Input {
 
 /// Maps `len` bytes of `file` (named `name`) from `offset`.
 fn map(name: &str, file: &File, offset: u64, len: u64) -> Result<Mmap, Failure> {
-    let failure = |error| Failure::Io { what: name.to_string(), error };
+    let failure = |error| Failure::Input { what: name.to_string(), error };
     let len = usize::try_from(len).map_err(|_| failure(io::ErrorKind::FileTooLarge.into()))?;
     // SAFETY: the map is only read. If another process truncates the file while pctenc reads
     // it, reading the lost pages raises SIGBUS (as for every tool that maps its input, such

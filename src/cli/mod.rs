@@ -27,8 +27,11 @@ use threads::Threads;
 /// Why a run failed; printed as one line on stderr.
 #[derive(Debug)]
 pub enum Failure {
-    /// Reading or writing `what` (a file name, `<stdin>`, `<stdout>`) failed.
+    /// Writing `what` (a file name, `<stdout>`) failed, or something the run needs.
     Io { what: String, error: io::Error },
+    /// Opening or reading the input `what` (a file name, `<stdin>`) failed: the commands
+    /// report it and go on with the next input ([`Skipped`]).
+    Input { what: String, error: io::Error },
     /// The input is not a valid encoding.
     Decode { input: String, line: u64, column: u64, error: pctenc::DecodeError },
     /// Input data that is not what the command needs (text that is not UTF-8 for
@@ -38,7 +41,7 @@ pub enum Failure {
     Usage(String),
     /// `check` found invalid lines (already reported, one per line).
     Invalid,
-    /// `check` could not read some of its inputs (already reported, one per input).
+    /// Some inputs could not be read (already reported, one per input).
     Unreadable,
 }
 
@@ -52,7 +55,7 @@ impl Failure {
     pub fn status(&self) -> i32 {
         match self {
             Failure::Decode { .. } | Failure::Data { .. } | Failure::Invalid => 1,
-            Failure::Usage(_) | Failure::Io { .. } | Failure::Unreadable => 2,
+            Failure::Usage(_) | Failure::Io { .. } | Failure::Input { .. } | Failure::Unreadable => 2,
         }
     }
 
@@ -70,12 +73,60 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::Io { what, error } => write!(f, "{what}: {error}"),
+            Failure::Io { what, error } | Failure::Input { what, error } => write!(f, "{what}: {error}"),
             Failure::Decode { input, line, column, error } => write!(f, "{input}:{line}:{column}: {error}"),
             Failure::Data { input, line, column, message } => write!(f, "{input}:{line}:{column}: {message}"),
             Failure::Usage(message) => f.write_str(message),
             Failure::Invalid => f.write_str("invalid input"),
             Failure::Unreadable => f.write_str("some inputs could not be read"),
+        }
+    }
+}
+
+/// The inputs of a run that could not be opened or read to their end. As `cat` does, each is
+/// reported when it is met and the run goes on with the next input; the run then fails
+/// (status 2), so a `-o` file is left as it was, while standard output and a device have the
+/// output of the other inputs.
+#[derive(Default)]
+pub struct Skipped(bool);
+
+impl Skipped {
+    /// `result`, the processing of one input, unless it failed for the input itself: that
+    /// failure is reported, after the output so far is flushed (so that on a terminal the
+    /// message comes where that input's output would have), and the run goes on.
+    pub fn input(&mut self, result: Result<(), Failure>, out: &mut Output) -> Result<(), Failure> {
+        match result {
+            Err(failure @ Failure::Input { .. }) => {
+                out.flush()?;
+                report(&failure);
+                self.0 = true;
+                Ok(())
+            }
+            // The status says an input was skipped, as `check`'s does, whatever came after.
+            Err(failure) if self.0 && !failure.is_broken_pipe() && !failure.is_reported() => {
+                report(&failure);
+                Err(Failure::Unreadable)
+            }
+            other => other,
+        }
+    }
+
+    /// The end of the run: [`Failure::Unreadable`] if an input was skipped.
+    pub fn end(self) -> Result<(), Failure> {
+        if self.0 { Err(Failure::Unreadable) } else { Ok(()) }
+    }
+}
+
+/// Ends a run's output: on success, [`Output::finish`]. On a failure, what was written to
+/// standard output or a device is flushed, and a `-o` file is left as it was; when the run
+/// failed only because inputs could not be read, an error flushing is the failure instead.
+fn conclude(out: Output, result: Result<(), Failure>) -> Result<(), Failure> {
+    match result {
+        Ok(()) => out.finish(),
+        Err(Failure::Unreadable) => out.abandon().and(Err(Failure::Unreadable)),
+        Err(failure) => {
+            let _ = out.abandon();
+            Err(failure)
         }
     }
 }
@@ -160,11 +211,12 @@ fn command(cli: Cli, threads: &Threads) -> Result<(), Failure> {
                 Encoder::new(set).engine(engine).lowercase(args.lowercase).keep_escapes(args.keep_escapes);
             let mut out = Output::open(args.io.output.as_deref())?;
             let progress = progress(&args.io.files, &out);
-            match args.charset {
-                Some(cs) => charset::encode(&encoder, cs, &args.io.files, &mut out, &progress)?,
-                None => encode::run(&encoder, args.binary, &args.io.files, &mut out, &progress, threads)?,
-            }
-            out.finish()
+            let result = match args.charset {
+                Some(cs) => charset::encode(&encoder, cs, &args.io.files, &mut out, &progress),
+                None => encode::run(&encoder, args.binary, &args.io.files, &mut out, &progress, threads),
+            };
+            drop(progress);
+            conclude(out, result)
         }
         Command::Decode(args) => {
             let utf8 = match args.utf8 {
@@ -184,19 +236,20 @@ fn command(cli: Cli, threads: &Threads) -> Result<(), Failure> {
             }
             let mut out = Output::open(args.io.output.as_deref())?;
             let progress = progress(&args.io.files, &out);
-            if args.explain {
-                charset::explain_lines(decoder, &args.io.files, &mut out, &progress)?;
+            let result = if args.explain {
+                charset::explain_lines(decoder, &args.io.files, &mut out, &progress)
             } else if let Some(cs) = args.charset {
-                charset::decode(decoder, cs, &args.io.files, &mut out, &progress)?;
+                charset::decode(decoder, cs, &args.io.files, &mut out, &progress)
             } else {
-                decode::run(decoder, &args.io.files, &mut out, &progress, threads)?;
-            }
-            out.finish()
+                decode::run(decoder, &args.io.files, &mut out, &progress, threads)
+            };
+            drop(progress);
+            conclude(out, result)
         }
         Command::Normalize(args) => {
             let mut out = Output::open(args.io.output.as_deref())?;
-            normalize::run(&args.io.files, &mut out)?;
-            out.finish()
+            let result = normalize::run(&args.io.files, &mut out);
+            conclude(out, result)
         }
         Command::Check(args) => {
             iri_needs_utf8(args.set.iri, args.charset)?;

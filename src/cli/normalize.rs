@@ -7,31 +7,38 @@
 //! kinds of bytes go through again: a `%` or `%H` at the end of a read, which the next bytes may
 //! complete into an escape, and the two bytes before it, as context.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::Failure;
 use super::input::{CHUNK, Input};
 use super::output::Output;
+use super::{Failure, Skipped};
 
 pub fn run(files: &[PathBuf], out: &mut Output) -> Result<(), Failure> {
     let mut stream = Stream::new(CHUNK);
+    let mut skipped = Skipped::default();
     for path in Input::all(files) {
-        let mut input = Input::open(&path)?;
-        stream.restart();
-        loop {
-            let space = stream.space();
-            let want = space.len();
-            let n = input.read(space)?;
-            out.write_all(stream.step(n))?;
-            if n == 0 {
-                break;
-            }
-            if n < want {
-                out.flush()?;
-            }
+        let result = one(&path, &mut stream, out);
+        skipped.input(result, out)?;
+    }
+    skipped.end()
+}
+
+/// Normalizes the input at `path`.
+fn one(path: &Path, stream: &mut Stream, out: &mut Output) -> Result<(), Failure> {
+    let mut input = Input::open(path)?;
+    stream.restart();
+    loop {
+        let space = stream.space();
+        let want = space.len();
+        let n = input.read(space)?;
+        out.write_all(stream.step(n))?;
+        if n == 0 {
+            return Ok(());
+        }
+        if n < want {
+            out.flush()?;
         }
     }
-    Ok(())
 }
 
 /// One input going through the read buffer.

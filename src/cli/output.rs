@@ -150,6 +150,16 @@ impl Output {
         }
     }
 
+    /// Ends a failed run: what was written to standard output or a device is flushed, and a
+    /// temporary file is removed, leaving its target as it was.
+    pub fn abandon(self) -> Result<(), Failure> {
+        match self {
+            Output::Stdout(mut w) => w.flush().map_err(|e| Failure::io(Path::new("<stdout>"), e)),
+            Output::Direct { mut file, target } => file.flush().map_err(|e| Failure::io(&target, e)),
+            Output::File { .. } => Ok(()),
+        }
+    }
+
     /// The failure for an error writing to this output.
     pub fn error(&self, e: io::Error) -> Failure {
         match self {

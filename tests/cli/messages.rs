@@ -189,6 +189,60 @@ fn check_reports_every_unreadable_input_and_goes_on() {
     assert_eq!(ok(&["check", &good, &good], b""), b"");
 }
 
+/// Every command goes on past an input that cannot be read, as `check` and `cat` do: each is
+/// reported, standard output has the other inputs' output, the status is 2 (even after a
+/// decode error in a later input), and a `-o` file is left as it was.
+#[test]
+fn every_command_goes_on_past_unreadable_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (first, third, missing, out) = (path("first"), path("third"), path("missing"), path("out"));
+    let dir_name = dir.path().to_str().unwrap().to_string();
+    let cases: [(&[&str], &str, &str, &str); 6] = [
+        (&["encode"], "a b\n", "c d\n", "a%20b\nc%20d\n"),
+        (&["encode", "--charset", "sjis"], "a b\n", "c d\n", "a%20b\nc%20d\n"),
+        (&["decode"], "a%20b\n", "c%20d\n", "a b\nc d\n"),
+        (&["decode", "--charset", "sjis"], "a%20b\n", "c%20d\n", "a b\nc d\n"),
+        (&["decode", "--explain"], "%FF\n", "ok\n", "first:1:1: not UTF-8"),
+        (&["normalize"], "%7e\n", "%2f\n", "~\n%2F\n"),
+    ];
+    for (args, first_text, third_text, want) in cases {
+        std::fs::write(&first, first_text).unwrap();
+        std::fs::write(&third, third_text).unwrap();
+        let run: Vec<&str> = args.iter().copied().chain([&*first, &*missing, &*dir_name, &*third]).collect();
+        let output = pctenc(&run, b"");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        if args == ["decode", "--explain"] {
+            assert!(stdout.contains(want) && stdout.ends_with("1 of 2 lines not UTF-8\n"), "{stdout}");
+        } else {
+            assert_eq!(stdout, want, "{args:?}");
+        }
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
+        assert_eq!(lines[0], format!("pctenc: {missing}: No such file or directory (os error 2)"));
+        assert!(lines[1].starts_with(&format!("pctenc: {dir_name}: ")), "{stderr}");
+        // `-o`: the run failed, so the file is left as it was, with no temporary file.
+        std::fs::write(&out, "old\n").unwrap();
+        let run: Vec<&str> = args.iter().copied().chain(["-o", &*out, &*first, &*missing, &*third]).collect();
+        let output = pctenc(&run, b"");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"old\n", "{args:?}");
+        let mut names: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        names.sort();
+        assert_eq!(names, ["first", "out", "third"], "{args:?}");
+    }
+    // A decode error after a skipped input: both reported, status 2.
+    std::fs::write(&third, "ok\n%zz\n").unwrap();
+    let output = pctenc(&["decode", &missing, &third], b"");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    assert!(stderr.lines().nth(1).unwrap().contains("third:2:1: offset 3: "), "{stderr}");
+}
+
 /// Each diagnostic line is one write: on a pipe in packet mode (`O_DIRECT`), every read
 /// returns what one write wrote, so each read must be exactly one whole line.
 #[cfg(target_os = "linux")]
