@@ -48,6 +48,10 @@ fn broken_pipe() -> ExitCode {
 fn usage_error(e: clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            if cli::closed::at_start(1) {
+                cli::report(format_args!("write error: {}", cli::closed::error()));
+                return ExitCode::from(2);
+            }
             match e.print().and_then(|()| std::io::stdout().flush()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => broken_pipe(),

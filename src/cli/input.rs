@@ -61,6 +61,9 @@ impl Input {
     pub fn open(path: &Path) -> Result<Input, Failure> {
         if path == Path::new("-") {
             let name = "<stdin>".to_string();
+            if super::closed::at_start(0) {
+                return Err(Failure::Input { what: name, error: super::closed::error() });
+            }
             // `pctenc encode < file`: standard input is a regular file, map it too, from
             // its offset on (`(head -n 1; pctenc encode) < file` reads on from where `head`
             // stopped).

@@ -3,6 +3,7 @@
 pub mod args;
 mod charset;
 mod check;
+pub mod closed;
 mod decode;
 mod encode;
 mod info;

@@ -70,6 +70,9 @@ impl Output {
     /// describes.
     pub fn open(target: Option<&Path>) -> Result<Output, Failure> {
         let Some(target) = target.filter(|t| *t != Path::new("-")) else {
+            if super::closed::at_start(1) {
+                return Err(Failure::io(Path::new("<stdout>"), super::closed::error()));
+            }
             let stdout = stdout().map_err(|e| Failure::io(Path::new("<stdout>"), e))?;
             return Ok(Output::Stdout(BufWriter::with_capacity(BUFFER, stdout)));
         };
@@ -260,6 +263,11 @@ fn descriptor_name(_: &Path) -> Option<i32> {
 #[cfg(unix)]
 fn descriptor(fd: i32) -> io::Result<fs::File> {
     use std::os::fd::BorrowedFd;
+    if super::closed::at_start(fd) {
+        // Open now, on `/dev/null`, only because the runtime filled the gap.
+        let e = super::closed::error();
+        return Err(io::Error::new(e.kind(), format!("descriptor {fd} is not open")));
+    }
     // SAFETY: F_GETFL reads the descriptor's status flags; no memory is involved, and a
     // descriptor that is not open gives EBADF.
     let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };

@@ -648,3 +648,73 @@ fn no_progress_bar_when_the_output_is_a_terminal() {
         assert!(!mixed.contains("MiB"), "{redirect}: a progress bar in the output");
     }
 }
+
+/// pctenc run with descriptors `fds` closed (after its standard streams are set up: stdin
+/// from `/dev/null`, stdout and stderr on pipes).
+#[cfg(target_os = "linux")]
+fn with_closed(args: &[&str], fds: &'static [i32]) -> std::process::Output {
+    let mut cmd = command();
+    cmd.args(args);
+    // SAFETY: close is async-signal-safe, and the closure touches no memory of the parent's
+    // but the static slice.
+    unsafe {
+        cmd.pre_exec(move || {
+            for &fd in fds {
+                libc::close(fd);
+            }
+            Ok(())
+        });
+    }
+    let mut out = output_of(&mut cmd).unwrap();
+    out.stderr = crate::run::without_emulator_warnings(out.stderr);
+    out
+}
+
+/// A standard output closed when pctenc starts (`>&-`) is an error, as `cat` gives, not
+/// output lost in the `/dev/null` Rust's runtime puts there; so is a closed standard input
+/// that is read. `>/dev/null` discards, with status 0; a command that writes no standard
+/// output (`check`) or reads no standard input does not mind.
+#[cfg(target_os = "linux")]
+#[test]
+fn closed_standard_descriptors_are_errors() {
+    if std::env::var_os("PCTENC_CLI_RUNNER").is_some() {
+        eprintln!("PCTENC_CLI_RUNNER is set: the emulator opens descriptors of its own");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    fs::write(&input, "a%20b\n").unwrap();
+    let file = path_str(&input);
+    let bad = "Bad file descriptor (os error 9)";
+    let stdout_closed: [(&[&str], String); 9] = [
+        (&["encode", file], format!("<stdout>: {bad}")),
+        (&["decode", file], format!("<stdout>: {bad}")),
+        (&["normalize", file], format!("<stdout>: {bad}")),
+        (&["encode", "-o", "-", file], format!("<stdout>: {bad}")),
+        (&["encode", "-o", "/dev/stdout", file], "/dev/stdout: descriptor 1 is not open".into()),
+        (&["sets"], format!("<stdout>: {bad}")),
+        (&["info"], format!("<stdout>: {bad}")),
+        (&["--help"], format!("write error: {bad}")),
+        (&["--version"], format!("write error: {bad}")),
+    ];
+    for (args, message) in stdout_closed {
+        let out = with_closed(args, &[1]);
+        assert_eq!(String::from_utf8_lossy(&out.stderr), format!("pctenc: {message}\n"), "{args:?}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    let out = with_closed(&["check", file], &[1]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Standard input closed: an error where it is read, and only there.
+    let out = with_closed(&["decode"], &[0]);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), format!("pctenc: <stdin>: {bad}\n"));
+    assert_eq!(out.status.code(), Some(2));
+    let out = with_closed(&["decode", file], &[0]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, b"a b\n");
+    // `>/dev/null` is not a closed descriptor.
+    let null = || fs::OpenOptions::new().read(true).write(true).open("/dev/null").unwrap();
+    for args in [&["encode", file][..], &["--help"], &["decode"]] {
+        let out = crate::run::pctenc_with(args, Stdio::from(null()), Stdio::from(null()), Stdio::piped());
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
