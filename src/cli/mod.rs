@@ -178,6 +178,7 @@ pub fn escape_name(path: &Path) -> String {
 
 /// Runs one command.
 pub fn run(cli: Cli) -> Result<(), Failure> {
+    output::ignore_file_size_signal();
     // The threads of `-j N` (or one per CPU), started when a step needs them.
     let threads = Threads::new(cli.threads());
     command(cli, &threads)

@@ -26,8 +26,9 @@
 //!   the old contents (as with `sed -i`). Renaming needs write permission on the directory,
 //!   not on the file, so a write-protected file (mode 0444) is replaced too, as `sed -i`
 //!   replaces it, where the shell's `>` refuses it to all but root; the new file is 0444 in
-//!   turn. SIGINT, SIGTERM and SIGHUP remove the temporary file before the process ends by
-//!   the signal (see [`interrupt`]).
+//!   turn. SIGINT, SIGTERM, SIGHUP and the other signals that end a process remove the
+//!   temporary file before the process ends by the signal (see [`interrupt`]); SIGXFSZ is
+//!   ignored, so a write past `ulimit -f` is an I/O error that removes it too.
 //!
 //! Errors name OUT as the user wrote it, with the reason the system gave, never the
 //! temporary file's name; every path in them is escaped ([`escape_name`]).
@@ -436,9 +437,20 @@ fn same_file_as_stderr(_: &fs::File) -> bool {
     false
 }
 
-/// SIGINT, SIGTERM and SIGHUP while a temporary file exists: the file is removed, then the
-/// process ends by the signal, as it would have without pctenc's handler (a shell shows
-/// status 130, 143 or 129, and a script interrupted by Ctrl-C stops).
+/// A signal that ends the process while a temporary file exists: the file is removed, then
+/// the process ends by the signal, as it would have without pctenc's handler (a shell shows
+/// status 130 for SIGINT, 143 for SIGTERM, and a script interrupted by Ctrl-C stops; SIGQUIT
+/// and SIGXCPU still dump core where cores are dumped). The signals are those another process
+/// or the kernel sends from outside, whose default action ends the process (`signals`):
+/// SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF and SIGXCPU,
+/// and on Linux SIGIO and SIGPWR. Not: SIGKILL and SIGSTOP (no handler can run); SIGSEGV,
+/// SIGBUS, SIGILL, SIGFPE, SIGTRAP and SIGSYS, which the process's own fault raises (a mapped
+/// input truncated under pctenc gives SIGBUS, and a handler cannot go on safely); the
+/// real-time signals, which nothing sends to pctenc unasked; SIGPIPE, which Rust's runtime
+/// ignores, so a closed pipe is an error of the write (`main`'s `broken_pipe`) and a
+/// regular file never gives it; and SIGXFSZ, which `ignore_file_size_signal` ignores for
+/// the whole run, so that a write past `ulimit -f` fails with EFBIG, an I/O error like any
+/// other (status 2, temporary file removed).
 ///
 /// A thread of signal-hook's waits for the signals, so the removal runs as ordinary code, not
 /// in a signal handler. Races: the handlers are installed before the first temporary file is
@@ -462,13 +474,32 @@ mod interrupt {
         PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// The signals that remove the temporary file (see the module's documentation).
+    #[cfg(unix)]
+    fn signals() -> Vec<i32> {
+        let mut signals = vec![
+            libc::SIGHUP,
+            libc::SIGINT,
+            libc::SIGQUIT,
+            libc::SIGTERM,
+            libc::SIGUSR1,
+            libc::SIGUSR2,
+            libc::SIGALRM,
+            libc::SIGVTALRM,
+            libc::SIGPROF,
+            libc::SIGXCPU,
+        ];
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        signals.extend([libc::SIGIO, libc::SIGPWR]);
+        signals
+    }
+
     /// Installs the handlers, once.
     #[cfg(unix)]
     pub fn watch() -> io::Result<()> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
         static WATCHING: OnceLock<Result<(), String>> = OnceLock::new();
         let installed = WATCHING.get_or_init(|| {
-            let signals: Vec<i32> = [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&s| !ignored(s)).collect();
+            let signals: Vec<i32> = signals().into_iter().filter(|&s| !ignored(s)).collect();
             let mut signals = signal_hook::iterator::Signals::new(signals).map_err(|e| e.to_string())?;
             std::thread::Builder::new()
                 .name("signals".into())
@@ -479,9 +510,16 @@ mod interrupt {
                         if let Some(path) = registered.as_ref() {
                             let _ = std::fs::remove_file(path);
                         }
-                        // Restores the default action and raises the signal again; it does
-                        // not return for these signals.
-                        let _ = signal_hook::low_level::emulate_default_handler(signal);
+                        // Restores the default action, which ends the process for each of
+                        // these signals, and raises the signal again. (signal-hook's
+                        // `emulate_default_handler` takes SIGIO for one ignored by default,
+                        // as it is on the BSDs.)
+                        // SAFETY: resetting a disposition to SIG_DFL and raising a signal
+                        // touch no memory of the process.
+                        unsafe {
+                            libc::signal(signal, libc::SIG_DFL);
+                            libc::raise(signal);
+                        }
                         std::process::exit(128 + signal);
                     }
                 })
@@ -505,6 +543,19 @@ mod interrupt {
             let mut old: libc::sigaction = std::mem::zeroed();
             libc::sigaction(signal, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
         }
+    }
+}
+
+/// Ignores SIGXFSZ for the run: a write past the file size limit
+/// (`ulimit -f`) then fails with EFBIG, an I/O error reported as any other (status 2), and a
+/// temporary file is removed, where the signal's default action would end the process and
+/// leave it. (Standard output to a file past the limit is such an error too.)
+pub fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    // SAFETY: changing a signal's disposition to SIG_IGN touches no memory of the process;
+    // no handler of pctenc's is installed for SIGXFSZ.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
 

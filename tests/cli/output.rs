@@ -502,14 +502,17 @@ fn run_in_progress(
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    if let Some(signal) = ignore {
-        // SAFETY: signal is async-signal-safe and touches no memory of the parent.
-        unsafe {
-            cmd.pre_exec(move || {
+    // SAFETY: signal and setrlimit are async-signal-safe and touch no memory of the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            if let Some(signal) = ignore {
                 libc::signal(signal, libc::SIG_IGN);
-                Ok(())
-            });
-        }
+            }
+            // No core file from the signals whose default dumps one.
+            let none = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+            libc::setrlimit(libc::RLIMIT_CORE, &none);
+            Ok(())
+        });
     }
     let mut child = cmd.spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
@@ -529,13 +532,28 @@ fn send(child: &std::process::Child, signal: i32) {
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
 }
 
-/// SIGINT, SIGTERM and SIGHUP during `-o`: the temporary file is removed, the target kept,
-/// and the process ends by the signal (status 130, 143 or 129 in a shell).
+/// Every signal that ends a process and comes from outside it, during `-o`: the temporary
+/// file is removed, the target kept, and the process ends by the signal (status 130, 143 or
+/// 129 in a shell for SIGINT, SIGTERM and SIGHUP).
 #[test]
 fn signals_during_a_run_remove_the_temporary_file() {
     // Held while a child's stdin pipe is open here (see `run`).
     let _lock = spawn_lock();
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    let mut signals = vec![
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+        libc::SIGALRM,
+        libc::SIGVTALRM,
+        libc::SIGPROF,
+        libc::SIGXCPU,
+    ];
+    #[cfg(target_os = "linux")]
+    signals.extend([libc::SIGIO, libc::SIGPWR]);
+    for signal in signals {
         let (mut child, stdin, dir) = run_in_progress(None);
         send(&child, signal);
         let status = child.wait().unwrap();
@@ -717,4 +735,46 @@ fn closed_standard_descriptors_are_errors() {
         let out = crate::run::pctenc_with(args, Stdio::from(null()), Stdio::from(null()), Stdio::piped());
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
+}
+
+/// A write past the file size limit (`ulimit -f`) is an I/O error that names the output, with
+/// status 2, not the end of the process by SIGXFSZ: a `-o` file is left as it was, and no
+/// temporary file stays.
+#[test]
+fn writes_past_the_file_size_limit_are_io_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    fs::write(&input, vec![b' '; 1 << 20]).unwrap();
+    let out = dir.path().join("out");
+    fs::write(&out, "old\n").unwrap();
+    let limited = |args: &[&str], stdout: Stdio| {
+        let mut cmd = command();
+        cmd.args(args).stdin(Stdio::null()).stdout(stdout).stderr(Stdio::piped());
+        // SAFETY: setrlimit is async-signal-safe and touches no memory of the parent.
+        unsafe {
+            cmd.pre_exec(|| {
+                let limit = libc::rlimit { rlim_cur: 64 << 10, rlim_max: 64 << 10 };
+                libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+                Ok(())
+            });
+        }
+        let child = {
+            let _lock = spawn_lock();
+            cmd.spawn().unwrap()
+        };
+        let out = child.wait_with_output().unwrap();
+        (out.status, String::from_utf8(crate::run::without_emulator_warnings(out.stderr)).unwrap())
+    };
+    let too_large = os_message(libc::EFBIG);
+    let (status, stderr) =
+        limited(&["encode", "--binary", "-o", path_str(&out), path_str(&input)], Stdio::null());
+    assert_eq!(stderr, format!("pctenc: {}: {too_large}\n", path_str(&out)));
+    assert_eq!(status.code(), Some(2), "{status:?}");
+    assert_eq!(fs::read(&out).unwrap(), b"old\n");
+    assert_eq!(names(dir.path()), ["in", "out"]);
+    // Standard output redirected to a file.
+    let redirected = fs::File::create(dir.path().join("redirected")).unwrap();
+    let (status, stderr) = limited(&["encode", "--binary", path_str(&input)], Stdio::from(redirected));
+    assert_eq!(stderr, format!("pctenc: <stdout>: {too_large}\n"));
+    assert_eq!(status.code(), Some(2), "{status:?}");
 }
