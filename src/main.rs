@@ -28,7 +28,8 @@ fn main() -> ExitCode {
 /// SIGPIPE (status 141 in a shell, which `pipefail` sees). Rust's runtime ignores SIGPIPE so
 /// that a write reports `BrokenPipe` instead; pctenc keeps that (a closed standard error is
 /// then an error to ignore, not the end of the process) and raises SIGPIPE itself, with its
-/// default action, when the output is closed.
+/// default action, when the output is closed: standard output, or for `check`, whose
+/// reports are its output, standard error.
 fn broken_pipe() -> ExitCode {
     #[cfg(unix)]
     {

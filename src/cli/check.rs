@@ -6,7 +6,7 @@ use pctenc::charset::Charset;
 use pctenc::{Decoder, Encoder, Utf8Mode, ValidationError};
 
 use super::input::{CHUNK, Input};
-use super::{Failure, report};
+use super::{Failure, report_or_fail, stderr_closed};
 
 /// What `check` reports, and when it stops.
 pub struct Options {
@@ -37,7 +37,7 @@ pub fn run(encoder: &Encoder, files: &[PathBuf], options: Options) -> Result<(),
         let mut input = match Input::open(&path) {
             Ok(input) => input,
             Err(failure) => {
-                report(&failure);
+                reported(&failure)?;
                 unreadable = true;
                 continue;
             }
@@ -45,8 +45,11 @@ pub fn run(encoder: &Encoder, files: &[PathBuf], options: Options) -> Result<(),
         let mut lines = Lines::new(encoder, &options, input.name.clone());
         let checked = check(&mut input, &mut lines, &mut buf);
         bad += lines.bad;
+        if lines.stderr_closed {
+            return Err(stderr_closed());
+        }
         if let Err(failure) = checked {
-            report(&failure);
+            reported(&failure)?;
             unreadable = true;
         }
         if options.quiet && bad > 0 {
@@ -62,13 +65,23 @@ pub fn run(encoder: &Encoder, files: &[PathBuf], options: Options) -> Result<(),
     }
 }
 
-/// Checks one input until its end or the limit.
+/// Reports `failure`; a standard error that is a closed pipe ends the run, as a closed
+/// standard output ends the other commands: nobody reads the reports any more.
+fn reported(failure: &Failure) -> Result<(), Failure> {
+    match report_or_fail(failure) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(stderr_closed()),
+        _ => Ok(()),
+    }
+}
+
+/// Checks one input until its end, the limit, or a closed standard error.
 fn check(input: &mut Input, lines: &mut Lines<'_>, buf: &mut [u8]) -> Result<(), Failure> {
     loop {
         let n = input.read(buf)?;
         match lines.feed(&buf[..n], n == 0) {
             Fed::More if n == 0 => return Ok(()),
             Fed::More => {}
+            Fed::Stopped { .. } if lines.stderr_closed => return Ok(()),
             Fed::Stopped { at, line_ended } => {
                 if input.is_shared_file() {
                     let end = if line_ended { at } else { line_end(input, buf, at)? };
@@ -126,6 +139,8 @@ struct Lines<'a> {
     failed: bool,
     /// With `--charset`: the current line so far, to decode once it ends.
     text: Vec<u8>,
+    /// A report found standard error a closed pipe: stop reading.
+    stderr_closed: bool,
 }
 
 impl<'a> Lines<'a> {
@@ -141,12 +156,14 @@ impl<'a> Lines<'a> {
             line: 1,
             failed: false,
             text: Vec::new(),
+            stderr_closed: false,
         }
     }
 
-    /// Whether as many bad lines as asked for have been found in this input.
+    /// Whether as many bad lines as asked for have been found in this input, or nobody reads
+    /// the reports any more.
     fn done(&self) -> bool {
-        self.options.limit.is_some_and(|limit| self.bad >= limit)
+        self.stderr_closed || self.options.limit.is_some_and(|limit| self.bad >= limit)
     }
 
     /// Validates the next chunk of the input (`last`: the input ends after it).
@@ -230,7 +247,11 @@ impl<'a> Lines<'a> {
         if self.options.quiet {
             return;
         }
-        report(format_args!("{}:{}:{}: offset {offset}: {why}", self.name, self.line, column));
+        let written =
+            report_or_fail(format_args!("{}:{}:{}: offset {offset}: {why}", self.name, self.line, column));
+        if written.is_err_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) {
+            self.stderr_closed = true;
+        }
     }
 }
 

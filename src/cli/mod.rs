@@ -136,8 +136,20 @@ fn conclude(out: Output, result: Result<(), Failure>) -> Result<(), Failure> {
 /// several processes sharing stderr never interleave. An error writing it (`2>/dev/full`, a
 /// closed pipe) is ignored: the exit status still tells what happened.
 pub fn report(message: impl fmt::Display) {
+    let _ = report_or_fail(message);
+}
+
+/// [`report`], with the error of the write: for `check`, whose reports are its output, and
+/// which stops when nobody reads them any more.
+pub fn report_or_fail(message: impl fmt::Display) -> io::Result<()> {
     let line = format!("pctenc: {message}\n");
-    let _ = io::stderr().lock().write_all(line.as_bytes());
+    io::stderr().lock().write_all(line.as_bytes())
+}
+
+/// The failure for a standard error that is a closed pipe: handled as a closed standard
+/// output is (see [`Failure::is_broken_pipe`]).
+pub fn stderr_closed() -> Failure {
+    Failure::Io { what: "<stderr>".into(), error: io::ErrorKind::BrokenPipe.into() }
 }
 
 /// A file name as messages show it: control characters and bytes that are not UTF-8 never

@@ -61,7 +61,9 @@ fn stdin_file_offset_is_left_at_the_end() {
 }
 
 /// Standard error on a full device or a closed pipe: no panic (status 101), and the status
-/// is the one the data and the command line call for.
+/// is the one the data and the command line call for (`check`, whose reports are its output,
+/// ends by SIGPIPE on a closed pipe).
+#[cfg(unix)]
 #[test]
 fn unwritable_stderr_never_panics() {
     let (_dir, bad) = file_with("bad.txt", b"a b\nc d\n%zz\n");
@@ -81,7 +83,14 @@ fn unwritable_stderr_never_panics() {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
         let out = pctenc_with(args, Stdio::null(), Stdio::null(), Stdio::from(writer));
-        assert_eq!(out.status.code(), Some(want), "{args:?} with stderr a closed pipe");
+        if args[0] == "check" {
+            // `check`'s reports are its output: it ends by SIGPIPE, as the other commands do
+            // on a closed standard output.
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{args:?} with stderr a closed pipe");
+        } else {
+            assert_eq!(out.status.code(), Some(want), "{args:?} with stderr a closed pipe");
+        }
     }
 }
 
@@ -241,6 +250,49 @@ fn every_command_goes_on_past_unreadable_inputs() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 2, "{stderr}");
     assert!(stderr.lines().nth(1).unwrap().contains("third:2:1: offset 3: "), "{stderr}");
+}
+
+/// `check`'s reports are its output: once its standard error is a closed pipe
+/// (`pctenc check big 2>&1 | head -1`), it stops reading and ends by SIGPIPE, as a closed
+/// standard output ends the other commands, instead of reading on and failing to write
+/// every bad line.
+#[cfg(unix)]
+#[test]
+fn check_stops_when_its_reports_are_not_read() {
+    use std::io::Write;
+    use std::os::unix::process::ExitStatusExt;
+    // Held while the child's stdin is open here (see `run`).
+    let _lock = spawn_lock();
+    let mut child = command()
+        .arg("check")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    // Lines of 1 KiB, each bad, fed for as long as pctenc reads them, up to 256 MiB.
+    const CAP: usize = 256 << 20;
+    let writer = std::thread::spawn(move || {
+        let mut line = b"a b".to_vec();
+        line.resize(1023, b'x');
+        line.push(b'\n');
+        let block = line.repeat(256);
+        let mut written = 0;
+        while written < CAP && stdin.write_all(&block).is_ok() {
+            written += block.len();
+        }
+        written
+    });
+    let mut first = [0u8; 10];
+    stderr.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"pctenc: <s");
+    drop(stderr);
+    let written = writer.join().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?}");
+    assert!(written < CAP / 4, "pctenc read {} MiB after its stderr was closed", written >> 20);
 }
 
 /// Each diagnostic line is one write: on a pipe in packet mode (`O_DIRECT`), every read
