@@ -49,7 +49,7 @@ pub struct Cli {
     // shown in the help (each command lists those it uses).
     #[arg(long, hide = true, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
-    #[arg(short = 'j', long, hide = true, value_name = "N", value_parser = parse_threads)]
+    #[arg(short = 'j', long, hide = true, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<u16>,
     #[arg(long, hide = true)]
     pub no_progress: bool,
@@ -66,15 +66,101 @@ fn parse_threads(value: &str) -> Result<u16, String> {
             "at most {most} threads: {per_cpu} per CPU, and pctenc may run on {} CPUs",
             super::threads::cpus()
         )),
+        Err(_) if is_negative(value) => Err(format!("N must be 1 or more (at most {most})")),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// `--max-errors N`: 1 or more.
+fn parse_count(value: &str) -> Result<u64, String> {
+    match value.parse::<u64>() {
+        Ok(0) => Err("N must be 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(_) if is_negative(value) => Err("N must be 1 or more".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A negative number (which the options that take numbers accept as their value, so that
+/// the message says what the option takes, not to pass `-1` after `--` as a file name).
+fn is_negative(value: &str) -> bool {
+    value
+        .strip_prefix('-')
+        .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `-o OUT`: any path but an empty one.
+fn output_path() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::OsStringValueParser::new().try_map(|path| {
+        if path.is_empty() { Err("the output path is empty") } else { Ok(PathBuf::from(path)) }
+    })
+}
+
+/// For an option of another command (`decode --iri`): what clap says of an unknown argument
+/// (a tip to pass it after `--`, which would make it a file name) replaced by where the
+/// option belongs. Other unknown arguments keep clap's message.
+fn option_of_another_command(command: &mut clap::Command, e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    let given = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(given)) => given.split('=').next().unwrap_or_default().to_string(),
+        _ => return e,
+    };
+    let matches = |arg: &clap::Arg| match given.strip_prefix("--") {
+        Some(long) => arg.get_long() == Some(long),
+        None => {
+            let mut short = given.strip_prefix('-').unwrap_or_default().chars();
+            matches!((short.next(), short.next()), (Some(c), None) if arg.get_short() == Some(c))
+        }
+    };
+    let Some(name) = command_name(command) else { return e };
+    let owners: Vec<String> = command
+        .get_subcommands()
+        .filter(|sub| sub.get_arguments().any(|arg| matches(arg) && !arg.is_hide_set()))
+        .map(|sub| format!("`{}`", sub.get_name()))
+        .collect();
+    if owners.is_empty() {
+        return e;
+    }
+    let mut message = format!("{given} is an option of {}, not of `{name}`", owners.join(" and "));
+    if name == "decode" && given == "--iri" {
+        message.push_str(
+            ": decode copies raw text as it is, non-ASCII included, and decodes every escape \
+             (--keep-encoded keeps some escaped)",
+        );
+    }
+    match command.find_subcommand_mut(&name) {
+        Some(sub) => sub.error(ErrorKind::UnknownArgument, message),
+        None => command.error(ErrorKind::UnknownArgument, message),
+    }
+}
+
+/// The name of the command given on the command line: the first argument that names one,
+/// after the options that may come before it (`--backend NAME`, `-j N`, `--no-progress`).
+fn command_name(command: &clap::Command) -> Option<String> {
+    let mut args = std::env::args_os().skip(1);
+    while let Some(arg) = args.next() {
+        let arg = arg.to_str()?;
+        if ["--backend", "-j", "--threads"].contains(&arg) {
+            args.next();
+        } else if !arg.starts_with('-') {
+            return command.find_subcommand(arg).map(|sub| sub.get_name().to_string());
+        }
+    }
+    None
 }
 
 /// Parses the command line (`std::env::args_os`), with the help texts each command gives
 /// its shared options.
 pub fn try_parse() -> Result<Cli, clap::Error> {
     let mut command = command();
-    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    let matches = match command.try_get_matches_from_mut(std::env::args_os()) {
+        Ok(matches) => matches,
+        Err(e) if e.kind() == ErrorKind::UnknownArgument => {
+            return Err(option_of_another_command(&mut command, e));
+        }
+        Err(e) => return Err(e),
+    };
     let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))?;
     let name = matches.subcommand_name().unwrap_or_default();
     cli.leading_options(name).map_err(|why| command.error(ErrorKind::ArgumentConflict, why))?;
@@ -213,7 +299,7 @@ pub struct RunArgs {
     /// memory-mapped and split among the threads; the output is the same for every number of
     /// threads. Threads start only for an input large enough to share (256 KiB to encode, 1
     /// MiB to decode), and no more than it has 64 KiB pieces.
-    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<u16>,
     /// Never show a progress bar. (One is shown on stderr only when stderr is a terminal, the
     /// output is not one, and the input files are large.)
@@ -229,7 +315,7 @@ pub struct InfoArgs {
     pub backend: Option<Backend>,
     /// Report the number of threads `encode -j N` and `decode -j N` would use on a large input
     /// (at most 4 per core).
-    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<u16>,
 }
 
@@ -301,7 +387,7 @@ pub struct CheckArgs {
     /// Stop reading an input after N bad lines in it, and go on with the next input, as
     /// grep's -m does (standard input that is a regular file is left just after the Nth bad
     /// line). Stopping early does not change the exit status.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
     pub max_errors: Option<u64>,
     /// Report no bad line, only the exit status, and stop at the first bad line: as grep -q,
     /// read nothing more, so later inputs are not opened (nor reported if they cannot be).
@@ -377,7 +463,7 @@ pub struct IoArgs {
     /// the file it names is replaced, the link stays. A device or FIFO (`/dev/null`) is
     /// written in place. (Input files are memory-mapped: do not truncate one while pctenc
     /// reads it.)
-    #[arg(short, long, value_name = "OUT")]
+    #[arg(short, long, value_name = "OUT", value_parser = output_path())]
     pub output: Option<PathBuf>,
     /// Input files, processed in order into one output; `-` or none reads standard input.
     #[arg(value_name = "FILE")]

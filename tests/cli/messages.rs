@@ -238,8 +238,10 @@ fn every_command_goes_on_past_unreadable_inputs() {
         let output = pctenc(&run, b"");
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert_eq!(std::fs::read(&out).unwrap(), b"old\n", "{args:?}");
-        let mut names: Vec<String> =
-            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
         names.sort();
         assert_eq!(names, ["first", "out", "third"], "{args:?}");
     }
@@ -293,6 +295,47 @@ fn check_stops_when_its_reports_are_not_read() {
     let status = child.wait().unwrap();
     assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?}");
     assert!(written < CAP / 4, "pctenc read {} MiB after its stderr was closed", written >> 20);
+}
+
+/// Where clap's own message would mislead, one that says what is wrong: an empty `-o` path
+/// (not "a value is required"), a negative number (not a tip to pass it after `--`, which
+/// would make it a file name), an option of another command (not that tip either).
+#[test]
+fn usage_errors_say_what_is_wrong() {
+    let (code, msg) = fails_all(&["encode", "-o", ""], b"a");
+    assert_eq!(code, 2, "{msg}");
+    assert!(
+        msg.starts_with("pctenc: invalid value '' for '--output <OUT>': the output path is empty"),
+        "{msg}"
+    );
+    for args in [
+        &["check", "--max-errors", "-1"][..],
+        &["check", "--max-errors", "0"],
+        &["encode", "-j", "-1"],
+        &["decode", "--threads", "-3"],
+        &["-j", "-2", "encode"],
+    ] {
+        let (code, msg) = fails_all(args, b"");
+        assert_eq!(code, 2, "{args:?}: {msg}");
+        assert!(msg.contains(": N must be 1 or more"), "{args:?}: {msg}");
+        assert!(!msg.contains("-- -"), "{args:?}: {msg}");
+    }
+    let (code, msg) = fails_all(&["decode", "--iri", "f"], b"");
+    assert_eq!(code, 2, "{msg}");
+    assert!(
+        msg.starts_with(
+            "pctenc: --iri is an option of `encode` and `check`, not of `decode`: decode copies raw text as it is"
+        ),
+        "{msg}"
+    );
+    assert!(!msg.contains("-- --iri"), "{msg}");
+    let (code, msg) = fails_all(&["-j", "2", "check", "--lenient"], b"");
+    assert_eq!(code, 2, "{msg}");
+    assert!(msg.starts_with("pctenc: --lenient is an option of `decode`, not of `check`\n"), "{msg}");
+    // A typo keeps clap's suggestion.
+    let (code, msg) = fails_all(&["decode", "--lenent"], b"");
+    assert_eq!(code, 2, "{msg}");
+    assert!(msg.contains("--lenient"), "{msg}");
 }
 
 /// Each diagnostic line is one write: on a pipe in packet mode (`O_DIRECT`), every read
