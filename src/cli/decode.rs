@@ -1,15 +1,16 @@
 //! `pctenc decode`: streams each input through a [`StreamDecoder`] and turns an error's byte
 //! offset into a line and column.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use pctenc::{DecodeError, Decoder, PAR_DECODE_THRESHOLD, StreamDecoder};
 
-use super::{Failure, Skipped};
 use super::input::{CHUNK, Input, each_segment};
 use super::output::Output;
 use super::progress::Progress;
 use super::threads::Threads;
+use super::{Failure, Skipped};
 
 pub fn run(
     decoder: Decoder,
@@ -27,7 +28,9 @@ pub fn run(
     skipped.end()
 }
 
-/// Decodes the input at `path`.
+/// Decodes the input at `path`. On a decode error the output is the decoding of the input up
+/// to the error ([`up_to_error`]), whichever path (mapped or read) and however many threads
+/// got there.
 fn one(
     decoder: Decoder,
     path: &Path,
@@ -40,20 +43,45 @@ fn one(
     let mut input = Input::open(path)?;
     let name = input.name.clone();
     let mut stream = StreamDecoder::new(decoder);
+    // The input bytes the stream holds back: the output so far is the decoding of the input
+    // before them.
+    let mut held = Vec::new();
     if let Some(segments) = input.segments() {
         // A regular file: big segments, decoded on every thread; lines are only counted
         // when there is an error to place.
-        let fed = threads.run(segments.remaining(), PAR_DECODE_THRESHOLD, || {
-            each_segment(segments, |segment| stream.feed_to(segment, out), |n| progress.advance(n))
+        let mut fed = 0usize;
+        let mut counted = Counted { inner: &mut *out, written: 0 };
+        let result = threads.run(segments.remaining(), PAR_DECODE_THRESHOLD, || {
+            let work = |segment: &[u8]| {
+                let before = counted.written;
+                let result = stream.feed_to(segment, &mut counted);
+                match result.as_ref().err().and_then(decode_error) {
+                    Some(e) => {
+                        let upto = e.offset() - (fed - held.len());
+                        up_to_error(decoder, &held, segment, upto, counted.written - before, &mut counted)?;
+                    }
+                    None if result.is_ok() => {
+                        keep_held(&mut held, segment, stream.held_back());
+                        fed = fed.saturating_add(segment.len());
+                    }
+                    None => {}
+                }
+                result
+            };
+            each_segment(segments, work, |n| progress.advance(n))
         })??;
-        if let Err(e) = fed {
+        if let Err(e) = result {
             return Err(match decode_error(&e) {
                 Some(e) => place(&input, e),
                 None => out.error(e),
             });
         }
         let mut decoded = Vec::new();
-        stream.finish(&mut decoded).map_err(|e| place(&input, e))?;
+        if let Err(e) = stream.finish(&mut decoded) {
+            let upto = e.offset() - (fed - held.len());
+            up_to_error(decoder, &held, &[], upto, 0, out).map_err(|e| out.error(e))?;
+            return Err(place(&input, e));
+        }
         return out.write_all(&decoded);
     }
     let mut decoded = Vec::with_capacity(CHUNK);
@@ -65,9 +93,15 @@ fn one(
             break;
         }
         decoded.clear();
-        let fed = threads.run(chunk.len() as u64, PAR_DECODE_THRESHOLD, || stream.feed(chunk, &mut decoded))?;
-        fed.map_err(|e| position.failure(&name, chunk, e))?;
+        let fed =
+            threads.run(chunk.len() as u64, PAR_DECODE_THRESHOLD, || stream.feed(chunk, &mut decoded))?;
+        if let Err(e) = fed {
+            let upto = e.offset() - (position.offset - held.len());
+            up_to_error(decoder, &held, chunk, upto, 0, out).map_err(|e| out.error(e))?;
+            return Err(position.failure(&name, chunk, e));
+        }
         out.write_all(&decoded)?;
+        keep_held(&mut held, chunk, stream.held_back());
         position.advance(chunk);
         progress.advance(chunk.len());
         if piece.short {
@@ -75,8 +109,67 @@ fn one(
         }
     }
     decoded.clear();
-    stream.finish(&mut decoded).map_err(|e| position.failure(&name, &[], e))?;
+    if let Err(e) = stream.finish(&mut decoded) {
+        let upto = e.offset() - (position.offset - held.len());
+        up_to_error(decoder, &held, &[], upto, 0, out).map_err(|e| out.error(e))?;
+        return Err(position.failure(&name, &[], e));
+    }
     out.write_all(&decoded)
+}
+
+/// After `fed` was fed: the last `n` bytes of `held` followed by `fed`, the input bytes the
+/// stream now holds back (a few at most).
+fn keep_held(held: &mut Vec<u8>, fed: &[u8], n: usize) {
+    let from_fed = n.min(fed.len());
+    let from_held = n - from_fed;
+    held.drain(..held.len() - from_held.min(held.len()));
+    held.extend_from_slice(&fed[fed.len() - from_fed..]);
+}
+
+/// Completes the output of a stream that failed. The output was complete up to `held`, the
+/// bytes the stream held back before `fed` was fed; the error is `upto` bytes into `held`
+/// and `fed` joined, and `written` bytes of the decoding of those bytes are out already.
+/// Writes the rest, so that the output is the decoding of everything before the error,
+/// however the input was cut into pieces and threads. (In `--utf8 strict`, up to the UTF-8
+/// sequence that the error cut short, if any: it is not text.)
+fn up_to_error(
+    decoder: Decoder,
+    held: &[u8],
+    fed: &[u8],
+    upto: usize,
+    written: u64,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let mut before = held[..upto.min(held.len())].to_vec();
+    before.extend_from_slice(&fed[..upto.saturating_sub(held.len())]);
+    let decoded = loop {
+        match decoder.decode(&before) {
+            Ok(decoded) => break decoded.into_owned(),
+            // Only a sequence cut short by the end (strict UTF-8) fails here: without it.
+            Err(e) if e.offset() < before.len() => before.truncate(e.offset()),
+            Err(_) => return Ok(()),
+        }
+    };
+    let written = usize::try_from(written).unwrap_or(usize::MAX).min(decoded.len());
+    out.write_all(&decoded[written..])
+}
+
+/// A writer that counts what passes through it.
+struct Counted<'a, W> {
+    inner: &'a mut W,
+    written: u64,
+}
+
+impl<W: Write> Write for Counted<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// The failure for `error` in `input`, a regular file, with its line and column: the lines

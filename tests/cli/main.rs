@@ -750,3 +750,65 @@ fn errors_gigabytes_into_a_file_are_placed_on_32_bit() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// After a decode error standard output holds the decoding of every byte before the bad
+/// escape (`decode`), or every line before the bad one (`decode --charset`): the same through
+/// a mapped file as through a pipe, with one thread or two, with the same status and message.
+#[test]
+fn output_before_a_decode_error_is_the_same_on_every_path() {
+    let dir = tempfile::tempdir().unwrap();
+    // An error in the second mapped segment (16 MiB), inside a parallel piece.
+    let mut big = b"%41".repeat((17 << 20) / 3 + 33);
+    let bad_at = big.len();
+    big.extend_from_slice(b"%zz\n");
+    big.extend_from_slice(&b"%41".repeat(1000));
+    // The same with --utf8 strict (the serial path), the error just after a sequence's start.
+    let mut text = b"%C3%A9".repeat((17 << 20) / 6 + 11);
+    let text_at = text.len();
+    text.extend_from_slice(b"%C3%zz\n%C3%A9");
+    let cases: [(&[&str], &[u8], Vec<u8>); 8] = [
+        (&["decode"], b"ok\nab%zz\n", b"ok\nab".to_vec()),
+        (&["decode"], b"ok\nabc%", b"ok\nabc".to_vec()),
+        (&["decode"], b"ok\nab%4", b"ok\nab".to_vec()),
+        (&["decode", "--utf8", "strict"], b"abc%C3%zz", b"abc".to_vec()),
+        (&["decode", "--charset", "sjis"], b"ok\nab%zz\n", b"ok\n".to_vec()),
+        (&["decode"], &big, vec![b'A'; bad_at / 3]),
+        (&["decode", "--utf8", "strict"], &text, "\u{e9}".repeat(text_at / 6).into_bytes()),
+        (
+            &["decode", "--utf8", "lossy"],
+            &text,
+            "\u{e9}".repeat(text_at / 6).chars().chain(['\u{FFFD}']).collect::<String>().into_bytes(),
+        ),
+    ];
+    let path = dir.path().join("in");
+    let file = path.to_str().unwrap();
+    for (args, input, want) in cases {
+        std::fs::write(&path, input).unwrap();
+        let mut first: Option<(Option<i32>, String)> = None;
+        for j in ["1", "2"] {
+            for through_file in [true, false] {
+                let mut run: Vec<&str> = args.to_vec();
+                run.extend(["-j", j]);
+                let out = if through_file {
+                    run.push(file);
+                    pctenc(&run, b"")
+                } else {
+                    pctenc(&run, input)
+                };
+                let stderr = String::from_utf8(out.stderr).unwrap().replace(file, "<stdin>");
+                assert!(
+                    out.stdout == want,
+                    "{run:?}: {} bytes out, {} expected; {stderr}",
+                    out.stdout.len(),
+                    want.len()
+                );
+                let seen = (out.status.code(), stderr);
+                assert_eq!(seen.0, Some(1), "{run:?}: {}", seen.1);
+                match &first {
+                    None => first = Some(seen),
+                    Some(first) => assert_eq!(&seen, first, "{run:?}"),
+                }
+            }
+        }
+    }
+}
