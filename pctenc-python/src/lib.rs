@@ -450,7 +450,11 @@ fn decode_error(py: Python<'_>, e: pctenc::DecodeError) -> PyErr {
 /// Percent-decodes `data`: `str` in, `str` out (UTF-8 checked: `utf8=None` is `"strict"`
 /// then); `bytes` or a buffer in, `bytes` out (`utf8=None`: no UTF-8 step).
 #[pyfunction]
-#[pyo3(signature = (data, *, strict = true, plus = false, utf8 = Some("strict")))]
+// The text signature says the default itself: from `Some("strict")` PyO3 would write `...`.
+#[pyo3(
+    signature = (data, *, strict = true, plus = false, utf8 = Some("strict")),
+    text_signature = "(data, *, strict=True, plus=False, utf8='strict')"
+)]
 fn decode<'py>(
     data: &Bound<'py, PyAny>,
     strict: bool,
@@ -596,5 +600,7 @@ fn _pctenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DecodeError", m.py().get_type::<DecodeError>())?;
     m.add("ValidationError", m.py().get_type::<ValidationError>())?;
     m.add("RELEASE_GIL", RELEASE_GIL)?;
+    // pyproject.toml repeats it for the wheel; a test checks that they agree.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,8 +1,10 @@
 """pctenc's own API: types in and out, the sets, errors and their offsets (checked against
 the Rust library through the pctenc CLI), form pairs, and threads with the GIL released."""
 
+import inspect
 import os
 import pathlib
+import pydoc
 import shutil
 import subprocess
 import threading
@@ -47,6 +49,37 @@ def test_types_in_and_out():
         pctenc.encode("a", "nope")
     with pytest.raises(ValueError):
         pctenc.decode("a", utf8="latin1")
+
+
+def public_functions():
+    """Every public function of the package, of pctenc.form and of the native module."""
+    for module in (pctenc, pctenc.form, pctenc._pctenc):
+        for name in dir(module):
+            obj = getattr(module, name)
+            if not name.startswith("_") and callable(obj) and not inspect.isclass(obj):
+                yield f"{module.__name__}.{name}", obj
+
+
+def test_signatures_show_the_real_defaults():
+    """inspect.signature and help() show each default itself, never `...` (Ellipsis)."""
+    names = []
+    for name, f in public_functions():
+        sig = inspect.signature(f)
+        for p in sig.parameters.values():
+            assert p.default is not Ellipsis, f"{name}{sig}"
+        assert "..." not in str(sig) and "Ellipsis" not in pydoc.render_doc(f), f"{name}{sig}"
+        names.append(name)
+    assert "pctenc.decode" in names and "pctenc._pctenc.encode" in names and "pctenc.form.parse" in names
+    assert str(inspect.signature(pctenc.decode)) == "(data, *, strict=True, plus=False, utf8='strict')"
+    assert str(inspect.signature(pctenc.encode)) == (
+        "(data, set='component', *, space_as_plus=False, lowercase=False, keep_escapes=False, iri=False)"
+    )
+
+
+def test_version_is_the_distributions():
+    from importlib.metadata import version
+    assert pctenc.__version__ == version("pctenc")
+    assert pctenc.__version__ == pctenc._pctenc.__version__
 
 
 def test_sets():

@@ -17,6 +17,7 @@ more are worked on with the GIL released.
 from . import _pctenc
 from ._pctenc import (
     RELEASE_GIL,
+    __version__,
     DecodeError,
     ValidationError,
     decode,

@@ -6,6 +6,7 @@ _Bytes = Union[bytes, bytearray, memoryview]
 _Safe = Union[str, bytes, bytearray]
 
 RELEASE_GIL: int
+__version__: str
 
 class DecodeError(ValueError):
     offset: int
