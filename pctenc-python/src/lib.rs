@@ -336,6 +336,47 @@ fn input_of(data: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, bool)> {
     Ok((bytes.cast::<PyBytes>()?.as_bytes().to_vec(), false))
 }
 
+/// A lone surrogate (a surrogate code point, which a Python `str` may hold and UTF-8 cannot):
+/// its byte offset in the text's UTF-8 (that of the text before it) and its code point.
+#[derive(Clone, Copy)]
+struct Surrogate {
+    offset: usize,
+    code: u32,
+}
+
+/// The bytes of `s` encoded with `surrogatepass`: UTF-8, with each lone surrogate written as
+/// the three bytes UTF-8's pattern gives it (`ED A0..BF 80..BF`), which no valid UTF-8 holds.
+fn surrogatepass(s: &Bound<'_, PyString>) -> PyResult<Vec<u8>> {
+    let bytes = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+    Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
+}
+
+/// The UTF-8 of `s` as the WHATWG URL Standard reads a string (a USVString, as
+/// `URLSearchParams` does): each lone surrogate becomes U+FFFD. U+FFFD takes three bytes, as
+/// a surrogate does with `surrogatepass`, so offsets after one are those of the text's own
+/// UTF-8. With the first lone surrogate, if any.
+fn usv_text<'a>(s: &'a Bound<'_, PyString>) -> PyResult<(Cow<'a, str>, Option<Surrogate>)> {
+    if let Some(t) = text(s) {
+        return Ok((t, None));
+    }
+    let mut bytes = surrogatepass(s)?;
+    let mut first = None;
+    let mut i = 0;
+    while i + 2 < bytes.len() {
+        if bytes[i] == 0xED && bytes[i + 1] >= 0xA0 {
+            let code = 0xD000 | (u32::from(bytes[i + 1] & 0x3F) << 6) | u32::from(bytes[i + 2] & 0x3F);
+            first.get_or_insert(Surrogate { offset: i, code });
+            bytes[i..i + 3].copy_from_slice("\u{FFFD}".as_bytes());
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|e| PyValueError::new_err(format!("not UTF-8 after replacing lone surrogates: {e}")))?;
+    Ok((Cow::Owned(text), first))
+}
+
 fn output<'py>(py: Python<'py>, bytes: Vec<u8>, as_text: bool) -> PyResult<Bound<'py, PyAny>> {
     if as_text {
         let text = String::from_utf8(bytes).map_err(|_| PyValueError::new_err("output is not UTF-8"))?;
@@ -370,7 +411,8 @@ fn encoder(
 }
 
 /// Percent-encodes `data` with a named set: `str` in, `str` out; `bytes` or a buffer in,
-/// `bytes` out.
+/// `bytes` out. A `str` with a lone surrogate (which has no UTF-8) raises
+/// `UnicodeEncodeError`, as `urllib.parse.quote` does.
 #[pyfunction]
 #[pyo3(signature = (data, set = "component", *, space_as_plus = false, lowercase = false, keep_escapes = false, iri = false))]
 fn encode<'py>(
@@ -393,7 +435,8 @@ fn encode<'py>(
     Ok(PyBytes::new(py, out.as_bytes()).into_any())
 }
 
-/// [`encode`] on every `str` of a list, in one call.
+/// [`encode`] on every `str` of a list, in one call (a lone surrogate raises
+/// `UnicodeEncodeError`, as there).
 #[pyfunction]
 #[pyo3(signature = (items, set = "component", *, space_as_plus = false, lowercase = false, keep_escapes = false, iri = false))]
 fn encode_many<'py>(
@@ -448,7 +491,9 @@ fn decode_error(py: Python<'_>, e: pctenc::DecodeError) -> PyErr {
 }
 
 /// Percent-decodes `data`: `str` in, `str` out (UTF-8 checked: `utf8=None` is `"strict"`
-/// then); `bytes` or a buffer in, `bytes` out (`utf8=None`: no UTF-8 step).
+/// then); `bytes` or a buffer in, `bytes` out (`utf8=None`: no UTF-8 step). A lone
+/// surrogate in a `str` (which has no UTF-8) is, as invalid UTF-8 is: with `utf8="strict"`,
+/// a `DecodeError` of kind `"lone_surrogate"` at its offset; with `"lossy"`, U+FFFD.
 #[pyfunction]
 // The text signature says the default itself: from `Some("strict")` PyO3 would write `...`.
 #[pyo3(
@@ -462,7 +507,16 @@ fn decode<'py>(
     utf8: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = data.py();
-    let (bytes, as_text) = input_of(data)?;
+    let (bytes, as_text, surrogate) = match data.cast::<PyString>() {
+        Ok(s) => {
+            let (t, surrogate) = usv_text(s)?;
+            (t.into_owned().into_bytes(), true, surrogate)
+        }
+        Err(_) => {
+            let (bytes, as_text) = input_of(data)?;
+            (bytes, as_text, None)
+        }
+    };
     let mode = match utf8 {
         Some("strict") => Utf8Mode::Strict,
         Some("lossy") => Utf8Mode::Lossy,
@@ -476,7 +530,26 @@ fn decode<'py>(
     };
     let dec = Decoder::new().lenient(!strict).plus_as_space(plus).utf8(mode);
     let out = run(py, bytes.len(), || dec.decode(&bytes).map(Cow::into_owned));
+    // A lone surrogate has no UTF-8: in strict UTF-8 mode it is an error, unless decoding
+    // failed before it (the U+FFFD that stands for it decodes as itself, so any error at or
+    // after it is the surrogate's to report first).
+    if let (Some(at), Utf8Mode::Strict) = (surrogate, mode)
+        && !matches!(&out, Err(e) if e.offset() < at.offset)
+    {
+        return Err(lone_surrogate_error(py, at));
+    }
     output(py, out.map_err(|e| decode_error(py, e))?, as_text)
+}
+
+fn lone_surrogate_error(py: Python<'_>, at: Surrogate) -> PyErr {
+    let err = DecodeError::new_err(format!(
+        "offset {}: lone surrogate U+{:04X} in the str: it has no UTF-8",
+        at.offset, at.code
+    ));
+    let value = err.value(py);
+    let _ = value.setattr("offset", at.offset);
+    let _ = value.setattr("kind", "lone_surrogate");
+    err
 }
 
 fn validation_kind(kind: ValidationErrorKind) -> String {
@@ -496,11 +569,21 @@ fn check(
     iri: bool,
 ) -> PyResult<Result<(), pctenc::ValidationError>> {
     let enc = encoder(set, space_as_plus, false, false, iri)?;
-    let (bytes, _) = input_of(data)?;
+    // A lone surrogate is never encoded text: its `surrogatepass` bytes (0xED first) are
+    // invalid UTF-8, which every set, IRI sets too, rejects at its offset.
+    let bytes = match data.cast::<PyString>() {
+        Ok(s) => match text(s) {
+            Some(t) => t.into_owned().into_bytes(),
+            None => surrogatepass(s)?,
+        },
+        Err(_) => input_of(data)?.0,
+    };
     Ok(run(data.py(), bytes.len(), || enc.validate(&bytes)))
 }
 
-/// Raises `ValidationError` unless `data` is already encoded for the set.
+/// Raises `ValidationError` unless `data` is already encoded for the set. A lone surrogate
+/// in a `str` is never encoded: the error is at its offset, with `byte` 0xED (the first
+/// byte of its `surrogatepass` encoding).
 #[pyfunction]
 #[pyo3(signature = (data, set = "component", *, space_as_plus = false, iri = false))]
 fn validate(data: &Bound<'_, PyAny>, set: &str, space_as_plus: bool, iri: bool) -> PyResult<()> {
@@ -514,14 +597,15 @@ fn validate(data: &Bound<'_, PyAny>, set: &str, space_as_plus: bool, iri: bool) 
     })
 }
 
-/// Whether `data` is already encoded for the set.
+/// Whether `data` is already encoded for the set (never, with a lone surrogate).
 #[pyfunction]
 #[pyo3(signature = (data, set = "component", *, space_as_plus = false, iri = false))]
 fn is_valid(data: &Bound<'_, PyAny>, set: &str, space_as_plus: bool, iri: bool) -> PyResult<bool> {
     Ok(check(data, set, space_as_plus, iri)?.is_ok())
 }
 
-/// RFC 3986 normalization (uppercase hex, unreserved escapes decoded).
+/// RFC 3986 normalization (uppercase hex, unreserved escapes decoded). A `str` with a lone
+/// surrogate raises `UnicodeEncodeError`.
 #[pyfunction]
 fn normalize<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let (bytes, as_text) = input_of(data)?;
@@ -529,7 +613,8 @@ fn normalize<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     output(data.py(), out, as_text)
 }
 
-/// Encodes what needs it and keeps valid escapes (re-quoting), to a `str`.
+/// Encodes what needs it and keeps valid escapes (re-quoting), to a `str`. A `str` with a
+/// lone surrogate raises `UnicodeEncodeError`, as `encode` does.
 #[pyfunction]
 #[pyo3(signature = (data, set = "component"))]
 fn requote<'py>(data: &Bound<'py, PyAny>, set: &str) -> PyResult<Bound<'py, PyString>> {
@@ -556,11 +641,15 @@ fn sets_info(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     Ok(list)
 }
 
-/// `application/x-www-form-urlencoded` pairs, as `URLSearchParams` reads them.
+/// `application/x-www-form-urlencoded` pairs, as `URLSearchParams` reads them (a lone
+/// surrogate in a `str` is U+FFFD, as there).
 #[pyfunction]
 fn form_parse<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let py = data.py();
-    let (bytes, _) = input_of(data)?;
+    let bytes = match data.cast::<PyString>() {
+        Ok(s) => usv_text(s)?.0.into_owned().into_bytes(),
+        Err(_) => input_of(data)?.0,
+    };
     let list = PyList::empty(py);
     for (name, value) in pctenc::form::parse(&bytes) {
         list.append(PyTuple::new(py, [name.as_ref(), value.as_ref()])?)?;
@@ -568,13 +657,14 @@ fn form_parse<'py>(data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     Ok(list)
 }
 
-/// Pairs of `str` to a form body, as `URLSearchParams.toString()` writes it.
+/// Pairs of `str` to a form body, as `URLSearchParams.toString()` writes it (a lone
+/// surrogate is U+FFFD, as there).
 #[pyfunction]
 fn form_serialize(pairs: &Bound<'_, PyAny>) -> PyResult<String> {
     let mut out = pctenc::form::Serializer::new();
     for pair in pairs.try_iter()? {
-        let (name, value): (String, String) = pair?.extract()?;
-        out.append_pair(&name, &value);
+        let (name, value): (Bound<'_, PyString>, Bound<'_, PyString>) = pair?.extract()?;
+        out.append_pair(&usv_text(&name)?.0, &usv_text(&value)?.0);
     }
     Ok(out.finish())
 }

@@ -155,6 +155,16 @@ def test_edge_cases():
         same(name, big.encode())
 
 
+def test_lone_surrogates_as_urllib():
+    """Lone surrogates, which have no UTF-8: the drop-ins do what urllib.parse does."""
+    for s in ["\ud800", "a=\ud800", "%41\udfff", "\udfff+%zz", "\ud83d\ude00%20"]:
+        for name in DROPINS:
+            same(name, s)
+        same("quote", s, "", "utf-8", "surrogatepass")
+        same("unquote", s, "utf-8", "strict")
+    assert outcome(pctenc.quote, "\ud800")[:2] == ("raised", "UnicodeEncodeError")
+
+
 class S(str):
     pass
 

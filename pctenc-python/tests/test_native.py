@@ -109,6 +109,50 @@ def test_errors_carry_offset_and_kind():
     assert (e.value.offset, e.value.byte) == (5, 0x20)
 
 
+def test_lone_surrogates():
+    """A str may hold lone surrogates, which have no UTF-8: form pairs read them as U+FFFD
+    (as URLSearchParams does), decode as invalid UTF-8, validate rejects them at their offset,
+    and the functions that write the text's UTF-8 raise UnicodeEncodeError, as quote does."""
+    assert pctenc.form.parse("a=\ud800") == [("a", "\ufffd")]
+    assert pctenc.form.parse("\udfff=%41&b=\ud83d\ude00+x") == [("\ufffd", "A"), ("b", "\ufffd\ufffd x")]
+    assert pctenc.form.serialize([("a", "\ud800")]) == "a=%EF%BF%BD"
+    assert pctenc.form.serialize([("\udc00 x", "y\udbff")]) == "%EF%BF%BD+x=y%EF%BF%BD"
+
+    def decode_error(*args, **kwargs):
+        with pytest.raises(pctenc.DecodeError) as e:
+            pctenc.decode(*args, **kwargs)
+        return e.value.offset, e.value.kind
+
+    with pytest.raises(pctenc.DecodeError) as e:
+        pctenc.decode("é%20\ud800")
+    assert (e.value.offset, e.value.kind) == (5, "lone_surrogate")
+    assert str(e.value) == "offset 5: lone surrogate U+D800 in the str: it has no UTF-8"
+    assert decode_error("\udfff") == (0, "lone_surrogate")
+    assert decode_error("a\udfff", utf8=None) == (1, "lone_surrogate")
+    assert decode_error("a\udfff%zz", strict=False) == (1, "lone_surrogate")
+    assert decode_error("\ud800%zz") == (0, "lone_surrogate")
+    # An error before the surrogate comes first, as the offsets say.
+    assert decode_error("%zz\ud800") == (0, "invalid_escape")
+    assert decode_error("%C3\ud800") == (0, "invalid_utf8")
+    assert decode_error("%zz\ud800", utf8="lossy") == (0, "invalid_escape")
+    assert pctenc.decode("a%20\ud800%41", utf8="lossy") == "a \ufffdA"
+    assert pctenc.decode("\ud800%C3", strict=False, utf8="lossy") == "\ufffd\ufffd"
+
+    with pytest.raises(pctenc.ValidationError) as e:
+        pctenc.validate("é\ud800", "path", iri=True)
+    assert (e.value.offset, e.value.kind, e.value.byte) == (2, "unescaped", 0xED)
+    with pytest.raises(pctenc.ValidationError) as e:
+        pctenc.validate("a b\ud800", "rfc3986")
+    assert (e.value.offset, e.value.byte) == (1, 0x20)
+    for iri in (False, True):
+        assert not pctenc.is_valid("\ud800", "path", iri=iri)
+        assert not pctenc.is_valid("a%20\udfff", "component", iri=iri)
+
+    for call in [pctenc.encode, lambda s: pctenc.encode_many([s]), pctenc.normalize, pctenc.requote]:
+        with pytest.raises(UnicodeEncodeError):
+            call("a\ud800")
+
+
 def cli():
     """The pctenc binary built from the same Rust library, if there is one."""
     for path in [os.environ.get("PCTENC_CLI"), ROOT / "target" / "release" / "pctenc", ROOT / "target" / "debug" / "pctenc"]:
