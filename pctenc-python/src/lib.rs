@@ -18,13 +18,15 @@ pyo3::create_exception!(
     _pctenc,
     DecodeError,
     PyValueError,
-    "Decoding failed: `offset` says where, `kind` why."
+    "Decoding failed: `offset` says where (a byte offset), `kind` why; both are None on an \
+     error made by hand."
 );
 pyo3::create_exception!(
     _pctenc,
     ValidationError,
     PyValueError,
-    "The input is not encoded for the set: `offset`, `kind` and `byte` say where and what."
+    "The input is not encoded for the set: `offset`, `kind` and `byte` say where and what; \
+     they are None on an error made by hand."
 );
 
 /// Inputs at least this long are encoded or decoded with the GIL released.
@@ -435,7 +437,7 @@ fn encode<'py>(
     Ok(PyBytes::new(py, out.as_bytes()).into_any())
 }
 
-/// [`encode`] on every `str` of a list, in one call (a lone surrogate raises
+/// `encode` on every `str` of a list, in one call (a lone surrogate raises
 /// `UnicodeEncodeError`, as there).
 #[pyfunction]
 #[pyo3(signature = (items, set = "component", *, space_as_plus = false, lowercase = false, keep_escapes = false, iri = false))]
@@ -687,8 +689,19 @@ fn _pctenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sets_info, m)?)?;
     m.add_function(wrap_pyfunction!(form_parse, m)?)?;
     m.add_function(wrap_pyfunction!(form_serialize, m)?)?;
-    m.add("DecodeError", m.py().get_type::<DecodeError>())?;
-    m.add("ValidationError", m.py().get_type::<ValidationError>())?;
+    // Class attributes, which the raised errors' own attributes hide: an error made by hand
+    // (`DecodeError("x")`, as tests and wrappers do) has them too.
+    let decode_error = m.py().get_type::<DecodeError>();
+    let validation_error = m.py().get_type::<ValidationError>();
+    for (class, names) in
+        [(&decode_error, &["offset", "kind"][..]), (&validation_error, &["offset", "kind", "byte"][..])]
+    {
+        for name in names {
+            class.setattr(*name, m.py().None())?;
+        }
+    }
+    m.add("DecodeError", decode_error)?;
+    m.add("ValidationError", validation_error)?;
     m.add("RELEASE_GIL", RELEASE_GIL)?;
     // pyproject.toml repeats it for the wheel; a test checks that they agree.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -143,6 +143,54 @@ def test_other_types_raise_as_urllib(value):
     same("unquote", "a%20b", "utf-8", value)
 
 
+SAFES_OF_INTS = [[47], (47, 63), range(32, 64), memoryview(b"/"), {47}, [47, 300], b"/?", bytearray(b"/")]
+
+
+@pytest.mark.parametrize("safe", SAFES_OF_INTS, ids=repr)
+def test_safe_of_ints_as_urllib(safe):
+    """urllib.parse takes any iterable of ints as `safe` (quote_plus only without a space)."""
+    for s in ["a/b?c", "a /b?c", b"a/b", b"a /b?"]:
+        same("quote", s, safe)
+        same("quote_plus", s, safe)
+    same("quote_from_bytes", b"a /b?", safe)
+
+
+def accepts(annotation, value):
+    """Whether `value` has the type `annotation` (Union, Optional, Iterable[...] and classes)."""
+    import collections.abc
+    import typing
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union:
+        return any(accepts(a, value) for a in typing.get_args(annotation))
+    if origin is collections.abc.Iterable:
+        (item,) = typing.get_args(annotation)
+        return isinstance(value, collections.abc.Iterable) and all(accepts(item, v) for v in value)
+    return isinstance(value, annotation)
+
+
+def test_stub_safe_is_what_urllib_takes():
+    """The stub's `safe` annotations admit what urllib.parse takes (str, bytes, a list of
+    ints...) and refuse what it refuses."""
+    import ast
+    import typing
+    stub = pathlib.Path(pctenc.__file__).with_name("__init__.pyi")
+    tree = ast.parse(stub.read_text())
+    namespace = dict(vars(typing))
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            namespace[node.targets[0].id] = eval(ast.unparse(node.value), namespace)  # noqa: S307
+    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    for name in ["quote", "quote_plus", "quote_from_bytes"]:
+        (safe,) = [a for a in functions[name].args.args if a.arg == "safe"]
+        annotation = eval(ast.unparse(safe.annotation), namespace)  # noqa: S307
+        for value in ["/", "é/"] + SAFES_OF_INTS:
+            assert outcome(getattr(up, name), b"a/b", value)[0] == "ok"
+            assert accepts(annotation, value), (name, value)
+        for value in [None, 5, ["a"], 3.5, [b"/"]]:
+            assert outcome(getattr(up, name), b"a/b", value)[0] == "raised"
+            assert not accepts(annotation, value), (name, value)
+
+
 def test_edge_cases():
     for s in ["", "%", "%%", "%%41", "+", "++", "%2B+", "a%2", "%E2%82%AC", "%e2%82%ac", "%ED%A0%80", "\ud800%41", "é%A9"]:
         for name in DROPINS:

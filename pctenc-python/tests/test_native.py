@@ -76,6 +76,29 @@ def test_signatures_show_the_real_defaults():
     )
 
 
+def test_errors_made_by_hand_have_the_attributes():
+    """The stubs declare offset, kind (and byte): an error made by hand has them, as None."""
+    e = pctenc.DecodeError("x")
+    assert (e.offset, e.kind, str(e)) == (None, None, "x")
+    v = pctenc.ValidationError("y")
+    assert (v.offset, v.kind, v.byte) == (None, None, None)
+    with pytest.raises(pctenc.DecodeError) as raised:
+        pctenc.decode("%zz")
+    assert (raised.value.offset, raised.value.kind) == (0, "invalid_escape")
+    assert pctenc.DecodeError("z").offset is None  # the raised one's attributes are its own
+
+
+def test_docstrings_are_plain():
+    """No Rust link syntax ([`name`]) in what help() shows."""
+    for module in (pctenc, pctenc.form, pctenc._pctenc):
+        assert "[`" not in (module.__doc__ or ""), module.__name__
+        for name in dir(module):
+            if not name.startswith("__"):
+                doc = getattr(module, name).__doc__ or ""
+                assert "[`" not in doc, f"{module.__name__}.{name}: {doc}"
+    assert "encode" in pctenc.encode_many.__doc__
+
+
 def test_version_is_the_distributions():
     from importlib.metadata import version
     assert pctenc.__version__ == version("pctenc")

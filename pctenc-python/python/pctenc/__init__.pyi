@@ -3,19 +3,24 @@ from typing import Any, Iterable, List, Optional, TypedDict, Union, overload
 from . import form as form
 
 _Bytes = Union[bytes, bytearray, memoryview]
-_Safe = Union[str, bytes, bytearray]
+# What urllib.parse takes: a str (its ASCII characters are kept), or any iterable of ints
+# (bytes, bytearray, a list: the byte values under 128 are kept). quote_plus adds a space to
+# `safe` (`safe + b" "`) when the string has one, which only str, bytes and bytearray allow,
+# as in urllib.parse.
+_Safe = Union[str, Iterable[int]]
 
 RELEASE_GIL: int
 __version__: str
 
+# pctenc's own errors carry each attribute; one made by hand has None.
 class DecodeError(ValueError):
-    offset: int
-    kind: str
+    offset: Optional[int]
+    kind: Optional[str]
 
 class ValidationError(ValueError):
-    offset: int
-    kind: str
-    byte: int
+    offset: Optional[int]
+    kind: Optional[str]
+    byte: Optional[int]
 
 class SetInfo(TypedDict):
     name: str
