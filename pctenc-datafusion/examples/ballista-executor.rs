@@ -2,12 +2,14 @@
 //!
 //! ```sh
 //! cargo run -p pctenc-datafusion --release --features ballista --example ballista-executor -- \
-//!     SCHEDULER_HOST:50050 [BIND_HOST:PORT] [EXTERNAL_HOST]
+//!     [SCHEDULER_HOST:PORT] [BIND_HOST:PORT] [EXTERNAL_HOST]
 //! ```
 //!
-//! The scheduler to register with (default `localhost:50050`), the address to serve Arrow
-//! Flight on (default `0.0.0.0:50051`; gRPC on the next port), and the host name other
-//! machines reach this one by (default: the machine's host name as the scheduler sees it).
+//! `--help` says what each argument is. `EXTERNAL_HOST` is not a name of the executor's own
+//! choosing: the scheduler, the other executors and the clients connect to it there, so it
+//! must lead to this machine from each of them. A name that does not (`worker-1` on a
+//! machine that no resolver knows by it) registers all the same, and queries then wait for
+//! results that never come.
 
 use std::sync::Arc;
 
@@ -21,9 +23,31 @@ fn host_port(s: &str, what: &str) -> ballista_core::error::Result<(String, u16)>
     Ok((host.to_string(), port))
 }
 
+/// What `--help` prints.
+const HELP: &str = "usage: ballista-executor [SCHEDULER_HOST:PORT] [BIND_HOST:PORT] [EXTERNAL_HOST]
+
+A Ballista executor that knows pctenc's functions.
+
+  SCHEDULER_HOST:PORT  the scheduler to register with (default localhost:50050)
+  BIND_HOST:PORT       the address to listen on: Arrow Flight on PORT, gRPC on PORT + 1
+                       (default 0.0.0.0:50051)
+  EXTERNAL_HOST        the host name or address by which the scheduler, the other executors
+                       and clients reach this executor (on PORT and PORT + 1): it must lead
+                       here from each of them. Default: the address the scheduler sees this
+                       executor's registration come from.
+
+On one machine, start the scheduler first, then the executor, then the query:
+  ballista-scheduler 127.0.0.1:50050
+  ballista-executor 127.0.0.1:50050 127.0.0.1:50051 127.0.0.1
+  sql --ballista df://127.0.0.1:50050 \"SELECT url_decode('caf%C3%A9')\"";
+
 #[tokio::main]
 async fn main() -> ballista_core::error::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{HELP}");
+        return Ok(());
+    }
     let (scheduler_host, scheduler_port) =
         host_port(args.first().map_or("localhost:50050", String::as_str), "scheduler")?;
     let (bind_host, port) = host_port(args.get(1).map_or("0.0.0.0:50051", String::as_str), "bind address")?;
