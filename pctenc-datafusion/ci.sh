@@ -29,7 +29,14 @@ cargo test "${opt0[@]}" "${pkg[@]}"
 
 step "the example SQL binary on Parquet, CSV and NDJSON files"
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # `timeout` passes the signal on; the executor takes a moment to stop.
+  [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}" 2>/dev/null || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
 printf 'path,status\n/caf%%C3%%A9?q=a+b,200\n/r%%C3%%A9sum%%C3%%A9.pdf,404\n/100%%,500\n' > "$dir/access.csv"
 printf '{"path":"/a%%20b"}\n{"path":"/%%E6%%9D%%B1"}\n' > "$dir/access.ndjson"
 sql() { cargo run --quiet "${opt0[@]}" --profile test "${pkg[@]}" --example sql -- "$@"; }
@@ -59,6 +66,27 @@ expect_status 2 'strict contradicts' "SELECT percent_decode(path, 'strict,lossy'
 expect_status 2 'Connection refused' --ballista df://127.0.0.1:1 "SELECT 1"
 out=$(sql "SHOW FUNCTIONS LIKE 'url%'")
 grep -qF 'url_decode' <<<"$out" || { echo "SHOW FUNCTIONS lacks url_decode: $out"; exit 1; }
+
+step "the Ballista examples on loopback: no executor, then a cluster as the README starts it"
+# The binaries `cargo test` built (the `test` profile writes to debug/), each run under
+# `timeout`, and killed at the end.
+bin="${CARGO_TARGET_DIR:-target}/debug/examples"
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_port() {
+  for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.3; done
+  echo "nothing listens on 127.0.0.1:$1"; cat "$dir"/*.log; exit 1
+}
+sport=$(free_port)
+timeout 300 "$bin/ballista-scheduler" "127.0.0.1:$sport" 2>"$dir/scheduler.log" &
+pids+=($!)
+wait_port "$sport"
+# No executor: `--timeout` ends the wait with status 2, and the message names the cause.
+status=0
+err=$(timeout 60 "$bin/sql" --ballista "df://127.0.0.1:$sport" --timeout 5 "SELECT 1" 2>&1) || status=$?
+echo "$err"
+[ "$status" -eq 2 ] && grep -qF 'the scheduler has no executor' <<<"$err" \
+  || { echo "sql --timeout 5 with no executor: status $status (want 2, saying it has no executor)"; exit 1; }
+grep -qF 'sql: waiting: the Ballista scheduler' <<<"$err" || { echo "no notice while waiting"; exit 1; }
 
 step "clippy, the benchmarks included, and rustdoc (check builds, shared)"
 cargo clippy "${pkg[@]}" --all-targets -- -D warnings
