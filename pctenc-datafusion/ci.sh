@@ -87,6 +87,17 @@ echo "$err"
 [ "$status" -eq 2 ] && grep -qF 'the scheduler has no executor' <<<"$err" \
   || { echo "sql --timeout 5 with no executor: status $status (want 2, saying it has no executor)"; exit 1; }
 grep -qF 'sql: waiting: the Ballista scheduler' <<<"$err" || { echo "no notice while waiting"; exit 1; }
+# The loopback cluster as the README starts it: the executor registers under 127.0.0.1, the
+# host the scheduler and this client reach it by, and the query runs.
+out=$("$bin/ballista-executor" --help)
+grep -qF 'reach this executor' <<<"$out" || { echo "ballista-executor --help lacks EXTERNAL_HOST: $out"; exit 1; }
+eport=$(free_port)
+timeout 300 "$bin/ballista-executor" "127.0.0.1:$sport" "127.0.0.1:$eport" 127.0.0.1 2>"$dir/executor.log" &
+pids+=($!)
+out=$(timeout 120 "$bin/sql" --ballista "df://127.0.0.1:$sport" --timeout 60 "SELECT url_decode('caf%C3%A9') AS word") \
+  || { echo "the loopback cluster did not answer"; cat "$dir"/*.log; exit 1; }
+echo "$out"
+grep -qF 'café' <<<"$out" || { echo "the loopback cluster's output lacks café"; exit 1; }
 
 step "clippy, the benchmarks included, and rustdoc (check builds, shared)"
 cargo clippy "${pkg[@]}" --all-targets -- -D warnings

@@ -7,10 +7,12 @@
 //!
 //! `--help` says what each argument is. `EXTERNAL_HOST` is not a name of the executor's own
 //! choosing: the scheduler, the other executors and the clients connect to it there, so it
-//! must lead to this machine from each of them. A name that does not (`worker-1` on a
-//! machine that no resolver knows by it) registers all the same, and queries then wait for
-//! results that never come.
+//! must lead to this machine from each of them. The scheduler connects to the executor there
+//! as it registers: with a name it cannot reach (`worker-1`, which no resolver knows), the
+//! registration fails (`Failed to register executor at worker-1:50052, could not connect`)
+//! and the scheduler has no executor to run queries on.
 
+use std::io::Write;
 use std::sync::Arc;
 
 use ballista_core::error::BallistaError;
@@ -45,7 +47,8 @@ On one machine, start the scheduler first, then the executor, then the query:
 async fn main() -> ballista_core::error::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{HELP}");
+        // Not `println!`, which panics when the reader has gone (`--help | head`).
+        let _ = writeln!(std::io::stdout(), "{HELP}");
         return Ok(());
     }
     let (scheduler_host, scheduler_port) =
