@@ -3,7 +3,9 @@
 
 const utf8 = new TextEncoder();
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const text = new TextDecoder();
+// A leading U+FEFF is text here, not a byte-order mark to drop: the CLI and
+// decodeURIComponent keep it, and dropping it would shift every offset after it.
+const text = new TextDecoder("utf-8", { ignoreBOM: true });
 
 export async function load(url) {
   const response = await fetch(url);

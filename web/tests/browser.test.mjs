@@ -209,6 +209,30 @@ try {
     assert.equal((await type("%u00E9%u20AC")).output, "é€");
   });
 
+  await test("a leading U+FEFF is text: kept in every output, offsets after it exact", async () => {
+    await reset();
+    await t("mode", "decode");
+    const want = await page.evaluate(() => decodeURIComponent("%EF%BB%BFhello"));
+    assert.equal(want, "\uFEFFhello");
+    assert.equal((await type("%EF%BB%BFhello")).output, want);
+    let r = await type("\uFEFF%zz");
+    assert.deepEqual(r.mark, { at: 1, text: "%" });
+    assert.match(r.error, /^Error at offset 1 \(character 2\)/);
+    r = await type("%EF%BB%BF%FF");
+    assert.deepEqual(r.mark, { at: 9, text: "%" });
+    await t("select", "utf8", "bytes");
+    assert.equal((await type("%EF%BB%BFa%FF")).output, "\uFEFFa\\xFF");
+    await t("select", "utf8", "strict");
+    await t("mode", "normalize");
+    assert.equal((await type("\uFEFFa%7e")).output, "\uFEFFa~");
+    await t("mode", "form");
+    assert.equal((await type("%EF%BB%BFq=1")).output, "\uFEFFq = 1");
+    await t("mode", "encode");
+    await t("check", "iri", true);
+    assert.equal((await type("\uFEFFé a")).output, "\uFEFFé%20a");
+    await reset();
+  });
+
   await test("check, normalize and form pairs", async () => {
     await reset();
     await t("mode", "check");
