@@ -192,6 +192,8 @@ try {
     assert.equal((await type("ok%E2%82")).output, "ok\\xE2\\x82");
     // A backslash of the text is written \\, so that it is not read as a byte's \xHH.
     assert.equal((await type("%5CxFF|%FF")).output, "\\\\xFF|\\xFF");
+    // ... and the option says so, since Copy copies the output as shown.
+    assert.equal(await page.$eval("#utf8 option[value=bytes]", (o) => o.textContent), "bytes (\\xHH; a backslash as \\\\)");
     // Characters are counted as people count them, past astral ones.
     await t("select", "utf8", "strict");
     await t("radio", "strictness", "strict");
