@@ -6,6 +6,9 @@ const $ = (id) => document.getElementById(id);
 const input = $("input"), output = $("output"), error = $("error"), marks = $("marks");
 const setSelect = $("set");
 
+// The note for a page whose script does not run (opened from file://): this one does.
+$("not-running").remove();
+
 let pctenc;
 try {
   pctenc = await load("pctenc_web.wasm");

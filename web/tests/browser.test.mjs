@@ -12,7 +12,7 @@ import { createServer } from "node:http";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import puppeteer from "puppeteer-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -310,6 +310,30 @@ try {
     await page.setOfflineMode(false);
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
+  });
+
+  await test("opened from file:// or without JavaScript, the page says why it does not run", async () => {
+    // Over HTTP the script has removed the note.
+    assert.equal(await page.$("#not-running"), null);
+    const other = await browser.newPage();
+    try {
+      // A browser does not run a module script from a file: the static note stays.
+      await other.goto(pathToFileURL(join(dist, "index.html")).href, { waitUntil: "load" });
+      await new Promise((ok) => setTimeout(ok, 500));
+      const note = await other.evaluate(() => {
+        const n = document.getElementById("not-running");
+        return n && n.checkVisibility() ? n.textContent.replace(/\s+/g, " ") : null;
+      });
+      assert.match(note ?? "not shown", /served over HTTP.*python3 -m http\.server -d web\/dist/);
+      assert.equal(await other.evaluate(() => document.body.dataset.ready), undefined);
+      await other.setJavaScriptEnabled(false);
+      await other.goto(origin + "/", { waitUntil: "load" });
+      const text = await other.evaluate(() => document.body.innerText);
+      assert.match(text, /JavaScript is off/);
+      assert.match(text, /The encoder has not started/);
+    } finally {
+      await other.close();
+    }
   });
 
   await test("360 px wide: nothing wider than the screen, in every mode; a screenshot of each", async () => {
