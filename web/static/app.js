@@ -37,6 +37,27 @@ function decodeFlags() {
     | (utf8 === "strict" ? DECODE.UTF8_STRICT : utf8 === "lossy" ? DECODE.UTF8_LOSSY : 0);
 }
 
+// A textarea holds every line break as LF, a CR typed or pasted included, so a CRLF can
+// only be asked for: with "Line breaks as CRLF" each LF is encoded as CR LF. `back` turns
+// an index into the text encoded (a lone surrogate's) into one into the input.
+function encodeText(value) {
+  if (!checked("crlf")) return { text: value, back: (at) => at };
+  return {
+    text: value.replaceAll("\n", "\r\n"),
+    back(at) {
+      let i = 0;
+      for (let j = 0; j < at && i < value.length; i++) j += value[i] === "\n" ? 2 : 1;
+      return i;
+    },
+  };
+}
+
+function encode(value, set, flags) {
+  const { text, back } = encodeText(value);
+  const r = pctenc.encode(text, set, flags);
+  return r.ok ? r : { ...r, at: back(r.at) };
+}
+
 // Shows which options apply to the current mode.
 function showOptions() {
   const m = mode();
@@ -103,10 +124,10 @@ const MARK_LIMIT = 2000;
 // Each character is encoded on its own, and so is each `%HH` when escapes are kept (the one
 // thing that depends on what follows a character); the pieces join to the whole output.
 function compare() {
-  const value = input.value, flags = encodeFlags();
+  const value = encodeText(input.value).text, flags = encodeFlags();
   const units = flags & ENCODE.KEEP_ESCAPES ? value.match(/%[0-9A-Fa-f]{2}|[\s\S]/gu) ?? [] : Array.from(value);
   const chars = units.length <= MARK_LIMIT ? units : [];
-  const rows = pctenc.sets.map((s, i) => ({ name: s.name, whole: pctenc.encode(value, i, flags),
+  const rows = pctenc.sets.map((s, i) => ({ name: s.name, whole: encode(input.value, i, flags),
     parts: chars.map((c) => pctenc.encode(c, i, flags)) }));
   const tbody = $("compare-rows");
   tbody.replaceChildren();
@@ -146,7 +167,7 @@ function update() {
   showSetInfo();
   const value = input.value, set = Number(setSelect.value);
   switch (mode()) {
-    case "encode": return show(pctenc.encode(value, set, encodeFlags()));
+    case "encode": return show(encode(value, set, encodeFlags()));
     case "decode": return show(pctenc.decode(value, decodeFlags()));
     case "check": return show(pctenc.check(value, set, encodeFlags() & (ENCODE.SPACE_AS_PLUS | ENCODE.IRI)));
     case "normalize": return show(pctenc.normalize(value));

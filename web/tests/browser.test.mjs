@@ -89,7 +89,7 @@ try {
   const reset = async () => {
     await t("mode", "encode");
     await t("select", "set", "component");
-    for (const id of ["space-as-plus", "lowercase", "keep-escapes", "iri", "plus", "legacy-u"]) await t("check", id, false);
+    for (const id of ["space-as-plus", "lowercase", "keep-escapes", "iri", "crlf", "plus", "legacy-u"]) await t("check", id, false);
     await t("radio", "strictness", "strict");
     await t("select", "utf8", "strict");
   };
@@ -232,6 +232,25 @@ try {
     await t("mode", "encode");
     await t("check", "iri", true);
     assert.equal((await type("\uFEFFé a")).output, "\uFEFFé%20a");
+    await reset();
+  });
+
+  await test("line breaks: LF as the text box holds them, CRLF when asked", async () => {
+    await reset();
+    // The textarea turns a CR into LF: without the option a pasted CRLF is %0A.
+    assert.equal((await type("a\r\nb")).output, "a%0Ab");
+    await t("check", "crlf", true);
+    assert.equal((await type("a\r\nb\nc")).output, "a%0D%0Ab%0D%0Ac");
+    // An error's place is still the input's.
+    const r = await type("a\nb\n\uD800");
+    assert.deepEqual(r.mark, { at: 4, text: "\uD800" });
+    assert.match(r.error, /^Error at offset 4 \(character 5\)/);
+    await t("mode", "compare");
+    await type("a\nb c");
+    const component = await page.$$eval("#compare-rows tr", (trs) => trs
+      .find((tr) => tr.querySelector("th").textContent === "component").querySelector("td").textContent);
+    assert.equal(component, "a%0D%0Ab%20c");
+    assert.ok(await page.$eval("#crlf-info", (p) => p.checkVisibility() && /LF/.test(p.textContent)));
     await reset();
   });
 
