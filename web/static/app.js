@@ -3,7 +3,7 @@
 import { load, ENCODE, DECODE } from "./pctenc.js";
 
 const $ = (id) => document.getElementById(id);
-const input = $("input"), output = $("output"), error = $("error"), marks = $("marks");
+const input = $("input"), output = $("output"), status = $("status"), marks = $("marks");
 const setSelect = $("set");
 
 // The note for a page whose script does not run (opened from file://): this one does.
@@ -13,9 +13,9 @@ let pctenc;
 try {
   pctenc = await load("pctenc_web.wasm");
 } catch (e) {
-  error.textContent = `pctenc_web.wasm could not be loaded (${e}). Serve this folder over HTTP, `
+  status.textContent = `pctenc_web.wasm could not be loaded (${e}). Serve this folder over HTTP, `
     + "for example with: python3 -m http.server -d web/dist";
-  error.hidden = false;
+  status.dataset.state = "error";
   throw e;
 }
 // The sets, and the default: `component`, what encodeURIComponent keeps.
@@ -97,23 +97,47 @@ function syncScroll() {
   marks.parentElement.scrollLeft = input.scrollLeft;
 }
 
-function show(result) {
+// The output as it is, for Copy: the box may show it otherwise.
+let shown = "";
+
+// Characters as people count them (code points), without an array of them.
+function count(text) {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    if (u >= 0xd800 && u < 0xdc00 && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next < 0xe000) { n--; i++; }
+    }
+  }
+  return n;
+}
+
+const VERBS = { encode: "Encoded", decode: "Decoded", normalize: "Normalized", compare: "Encoded", form: "Serialized" };
+
+// Shows a result. The status line, the page's one live region, says what happened in a few
+// words (a screen reader reads it at every change), never the output itself. `summary`
+// replaces the default "Encoded: N characters."
+function show(result, summary) {
   if (result.ok) {
-    output.value = result.output;
-    error.hidden = true;
+    shown = result.output;
+    output.textContent = result.output;
+    status.textContent = summary ?? `${VERBS[mode()]}: ${count(result.output).toLocaleString("en")} characters.`;
+    delete status.dataset.state;
     input.removeAttribute("aria-invalid");
     input.removeAttribute("aria-errormessage");
     mark(null);
     return;
   }
-  output.value = "";
+  shown = "";
+  output.textContent = "";
   // `at` is a UTF-16 index; people count characters (code points).
   const where = result.at < input.value.length
-    ? `character ${Array.from(input.value.slice(0, result.at)).length + 1}` : "the end";
-  error.textContent = `Error at offset ${result.at} (${where}): ${result.message}`;
-  error.hidden = false;
+    ? `character ${count(input.value.slice(0, result.at)) + 1}` : "the end";
+  status.textContent = `Error at offset ${result.at} (${where}): ${result.message}`;
+  status.dataset.state = "error";
   input.setAttribute("aria-invalid", "true");
-  input.setAttribute("aria-errormessage", "error");
+  input.setAttribute("aria-errormessage", "status");
   mark(result.at);
 }
 
@@ -169,7 +193,10 @@ function update() {
   switch (mode()) {
     case "encode": return show(encode(value, set, encodeFlags()));
     case "decode": return show(pctenc.decode(value, decodeFlags()));
-    case "check": return show(pctenc.check(value, set, encodeFlags() & (ENCODE.SPACE_AS_PLUS | ENCODE.IRI)));
+    case "check": {
+      const r = pctenc.check(value, set, encodeFlags() & (ENCODE.SPACE_AS_PLUS | ENCODE.IRI));
+      return show(r, r.output);
+    }
     case "normalize": return show(pctenc.normalize(value));
     case "compare": return compare();
     case "form": {
@@ -183,7 +210,9 @@ function update() {
         tr.insertCell().textContent = name;
         tr.insertCell().textContent = v;
       }
-      return show({ ok: true, output: r.pairs.map(([n, v]) => `${n} = ${v}`).join("\n") });
+      const n = r.pairs.length;
+      return show({ ok: true, output: r.pairs.map(([n, v]) => `${n} = ${v}`).join("\n") },
+        `Read ${n.toLocaleString("en")} ${n === 1 ? "pair" : "pairs"}.`);
     }
   }
 }
@@ -194,7 +223,7 @@ document.querySelector("main").addEventListener("change", update);
 $("copy").addEventListener("click", async () => {
   const button = $("copy");
   try {
-    await navigator.clipboard.writeText(output.value);
+    await navigator.clipboard.writeText(shown);
     button.textContent = "Copied";
   } catch {
     button.textContent = "Copy failed: select the output and copy it";

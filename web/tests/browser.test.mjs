@@ -42,6 +42,18 @@ const browser = await puppeteer.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`],
 });
+// WCAG's contrast ratio of two computed colours ("rgb(r, g, b)").
+function contrast(a, b) {
+  const luminance = (css) => {
+    const [r, g, bl] = css.match(/[\d.]+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
 let failures = 0;
 async function test(name, body) {
   try {
@@ -77,9 +89,9 @@ try {
       select(id, v) { const s = $(id); s.value = [...s.options].find((o) => o.text === v || o.value === v).value; fire(s, "change"); },
       type(v) { $("input").value = v; fire($("input"), "input"); return this.read(); },
       read() {
-        const err = $("error"), mark = document.querySelector("#marks mark");
+        const status = $("status"), mark = document.querySelector("#marks mark");
         const before = mark ? [...$("marks").childNodes].slice(0, [...$("marks").childNodes].indexOf(mark)).map((n) => n.textContent).join("") : null;
-        return { output: $("output").value, error: err.hidden ? null : err.textContent,
+        return { output: $("output").textContent, error: status.dataset.state === "error" ? status.textContent : null,
           mark: mark ? { at: before.length, text: mark.textContent } : null };
       },
     };
@@ -296,7 +308,7 @@ try {
     const kept = await page.$$eval("#compare-rows tr", (trs) => trs.map((tr) => tr.querySelector("td").textContent));
     const whole = await page.evaluate(() => [...document.getElementById("set").options].map((o) => {
       window.t.select("set", o.text);
-      return document.getElementById("output").value;
+      return document.getElementById("output").textContent;
     }));
     assert.deepEqual(kept, whole);
     assert.equal(kept[1], "%41%20b%25zz");
@@ -329,6 +341,53 @@ try {
     await page.setOfflineMode(false);
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
+  });
+
+  await test("contrast of 3:1 for the fields' borders and the error mark; a short live summary", async () => {
+    await reset();
+    for (const scheme of ["light", "dark"]) {
+      await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: scheme }]);
+      await t("mode", "encode");
+      await type("a b");
+      const valid = await page.evaluate(() => {
+        const style = (sel) => getComputedStyle(document.querySelector(sel));
+        return { panel: style(".backdrop").backgroundColor, page: style("body").backgroundColor,
+          fg: style("#input").color, input: style("#input").borderTopColor, output: style("#output").borderTopColor,
+          select: style("#set").borderTopColor, button: style("#copy").borderTopColor };
+      });
+      for (const field of ["input", "output", "select", "button"]) {
+        for (const behind of ["panel", "page"]) {
+          const c = contrast(valid[field], valid[behind]);
+          assert.ok(c >= 3, `${scheme}: ${field}'s border ${valid[field]} on ${behind} ${valid[behind]}: ${c.toFixed(2)}:1`);
+        }
+      }
+      await t("mode", "decode");
+      await type("100%zz");
+      const mark = await page.evaluate(() => {
+        const m = getComputedStyle(document.querySelector("#marks mark"));
+        return { background: m.backgroundColor, outline: m.outlineColor, style: m.outlineStyle, width: parseFloat(m.outlineWidth) };
+      });
+      const c = contrast(mark.outline, valid.panel);
+      assert.ok(mark.style === "solid" && mark.width >= 2 && c >= 3, `${scheme}: the mark's outline ${JSON.stringify(mark)}: ${c.toFixed(2)}:1`);
+      // The text over the mark (the textarea's) stays readable.
+      assert.ok(contrast(valid.fg, mark.background) >= 4.5, `${scheme}: text on the mark`);
+    }
+    await page.emulateMediaFeatures([]);
+    // One live region, the status line: a summary or the error, never the output itself.
+    const live = await page.evaluate(() => [...document.querySelectorAll("[aria-live], [role=status], [role=alert], [role=log], output")]
+      .map((el) => el.id));
+    assert.deepEqual(live, ["status"]);
+    assert.equal(await page.$eval("#output", (o) => o.closest("[aria-live], [role=status], [role=alert], [role=log], output")), null);
+    await t("mode", "encode");
+    await type("a b");
+    assert.equal(await page.$eval("#status", (s) => s.textContent), "Encoded: 5 characters.");
+    await type("x\uD800");
+    assert.match(await page.$eval("#status", (s) => s.textContent), /^Error at offset 1 \(character 2\): lone surrogate/);
+    await t("mode", "form");
+    await type("a=1&b=2");
+    assert.equal(await page.$eval("#status", (s) => s.textContent), "Read 2 pairs.");
+    assert.equal(await page.$eval("#output", (o) => o.getAttribute("aria-labelledby")), "output-label");
+    await reset();
   });
 
   await test("opened from file:// or without JavaScript, the page says why it does not run", async () => {
