@@ -113,6 +113,26 @@ function count(text) {
   return n;
 }
 
+// The bidirectional formatting characters: invisible, and U+202E (right-to-left override)
+// reverses the text after it. The output box shows each as a token, ⟨U+202E⟩, in a span
+// that isolates it (style.css) so it reorders nothing; the span holds the character itself,
+// so that the box's text, and Copy, stay the output.
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+function showText(el, text) {
+  el.replaceChildren();
+  let last = 0;
+  for (const m of text.matchAll(BIDI)) {
+    const span = document.createElement("span");
+    span.className = "bidi";
+    span.dataset.code = `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+    span.textContent = m[0];
+    el.append(text.slice(last, m.index), span);
+    last = m.index + 1;
+  }
+  el.append(text.slice(last));
+}
+
 const VERBS = { encode: "Encoded", decode: "Decoded", normalize: "Normalized", compare: "Encoded", form: "Serialized" };
 
 // Shows a result. The status line, the page's one live region, says what happened in a few
@@ -121,7 +141,7 @@ const VERBS = { encode: "Encoded", decode: "Decoded", normalize: "Normalized", c
 function show(result, summary) {
   if (result.ok) {
     shown = result.output;
-    output.textContent = result.output;
+    showText(output, result.output);
     status.textContent = summary ?? `${VERBS[mode()]}: ${count(result.output).toLocaleString("en")} characters.`;
     delete status.dataset.state;
     input.removeAttribute("aria-invalid");
@@ -207,8 +227,8 @@ function update() {
       if (!r.ok) return show(r);
       for (const [name, v] of r.pairs) {
         const tr = tbody.insertRow();
-        tr.insertCell().textContent = name;
-        tr.insertCell().textContent = v;
+        showText(tr.insertCell(), name);
+        showText(tr.insertCell(), v);
       }
       const n = r.pairs.length;
       return show({ ok: true, output: r.pairs.map(([n, v]) => `${n} = ${v}`).join("\n") },

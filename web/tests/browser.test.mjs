@@ -343,6 +343,41 @@ try {
     assert.deepEqual(errors, []);
   });
 
+  await test("bidirectional controls in the output: shown as tokens, reordering nothing; Copy gives them", async () => {
+    await reset();
+    await t("mode", "decode");
+    const r = await type("ab%E2%80%AEcd%E2%81%A6");
+    // The box's text is the output itself.
+    assert.equal(r.output, "ab\u202Ecd\u2066");
+    const seen = await page.evaluate(() => {
+      const out = document.getElementById("output");
+      const walker = document.createTreeWalker(out, NodeFilter.SHOW_TEXT);
+      let node;
+      while ((node = walker.nextNode()) && !node.textContent.includes("cd"));
+      const at = node.textContent.indexOf("cd");
+      const left = (i) => { const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1); return range.getBoundingClientRect().left; };
+      return { cLeftOfD: left(at) < left(at + 1),
+        tokens: [...out.querySelectorAll(".bidi")].map((b) => ({ code: b.dataset.code, width: b.getBoundingClientRect().width })) };
+    });
+    // U+202E would draw "cd" as "dc".
+    assert.ok(seen.cLeftOfD, "c is drawn left of d");
+    assert.deepEqual(seen.tokens.map((b) => b.code), ["U+202E", "U+2066"]);
+    assert.ok(seen.tokens.every((b) => b.width > 30), JSON.stringify(seen.tokens));
+    const copied = await page.evaluate(async () => {
+      let got = null;
+      navigator.clipboard.writeText = async (text) => { got = text; };
+      document.getElementById("copy").click();
+      await new Promise((ok) => setTimeout(ok, 50));
+      delete navigator.clipboard.writeText;
+      return got;
+    });
+    assert.equal(copied, "ab\u202Ecd\u2066");
+    await t("mode", "form");
+    await type("%E2%80%AEx=1");
+    assert.deepEqual(await page.$$eval("#pair-rows .bidi", (s) => s.map((b) => b.dataset.code)), ["U+202E"]);
+    await reset();
+  });
+
   await test("contrast of 3:1 for the fields' borders and the error mark; a short live summary", async () => {
     await reset();
     for (const scheme of ["light", "dark"]) {
