@@ -89,13 +89,27 @@ function mark(at) {
   const m = document.createElement("mark");
   m.textContent = at < value.length ? value.slice(at, end) : " ";
   marks.append(value.slice(0, at), m, value.slice(end) + "\n");
+  fitLayer();
+}
+
+// The layer behind the textarea must wrap the text where the textarea does: when the
+// textarea shows a classic scrollbar its text is narrower by the scrollbar's width, which the
+// layer (it has none) does not know. So the layer takes the textarea's client width, and its
+// scroll position.
+const layer = marks.parentElement;
+function fitLayer() {
+  const style = getComputedStyle(input);
+  const borders = parseFloat(style.borderLeftWidth) + parseFloat(style.borderRightWidth);
+  layer.style.width = `${input.clientWidth + borders}px`;
   syncScroll();
 }
 
 function syncScroll() {
-  marks.parentElement.scrollTop = input.scrollTop;
-  marks.parentElement.scrollLeft = input.scrollLeft;
+  layer.scrollTop = input.scrollTop;
+  layer.scrollLeft = input.scrollLeft;
 }
+// A scrollbar that comes or goes, a resized box or window: the textarea's client box changes.
+new ResizeObserver(fitLayer).observe(input);
 
 // The output as it is, for Copy: the box may show it otherwise.
 let shown = "";

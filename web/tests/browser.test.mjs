@@ -36,12 +36,13 @@ await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
 const profile = mkdtempSync(join(tmpdir(), "pctenc-chromium-"));
-const browser = await puppeteer.launch({
+const chromium = {
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   headless: true,
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`],
-});
+    "--disable-component-update", "--disable-sync"],
+};
+const browser = await puppeteer.launch({ ...chromium, args: [...chromium.args, `--user-data-dir=${profile}`] });
 // WCAG's contrast ratio of two computed colours ("rgb(r, g, b)").
 function contrast(a, b) {
   const luminance = (css) => {
@@ -221,6 +222,46 @@ try {
     await t("mode", "decode");
     await t("check", "legacy-u", true);
     assert.equal((await type("%u00E9%u20AC")).output, "é€");
+  });
+
+  await test("with a classic scrollbar on the input, the error mark lies on the character", async () => {
+    // Puppeteer hides scrollbars; this browser shows them as desktop Linux does, 15 px wide
+    // and taking their width from the textarea's text.
+    const dir = mkdtempSync(join(tmpdir(), "pctenc-chromium-"));
+    const classic = await puppeteer.launch({ ...chromium, ignoreDefaultArgs: ["--hide-scrollbars"],
+      args: [...chromium.args, "--disable-features=OverlayScrollbar", `--user-data-dir=${dir}`] });
+    try {
+      const p = await classic.newPage();
+      await p.setViewport({ width: 1100, height: 900 });
+      await p.goto(origin + "/", { waitUntil: "networkidle0" });
+      await p.waitForSelector("body[data-ready=true]");
+      const at = await p.evaluate(() => {
+        document.querySelector("input[name=mode][value=decode]").click();
+        const input = document.getElementById("input");
+        input.value = "lorem ipsum dolor sit amet, ".repeat(150) + "%zz and the rest";
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        input.scrollTop = input.scrollHeight;
+        return input.value.indexOf("%zz");
+      });
+      await new Promise((ok) => setTimeout(ok, 300));
+      const geo = await p.evaluate(() => {
+        const input = document.getElementById("input"), box = input.getBoundingClientRect();
+        const mark = document.querySelector("#marks mark").getBoundingClientRect();
+        return { scrollbar: input.offsetWidth - input.clientWidth - 2, layer: document.querySelector(".backdrop").clientWidth,
+          input: input.clientWidth, x: mark.left + 2, y: mark.top + mark.height / 2,
+          inside: mark.top >= box.top && mark.bottom <= box.bottom };
+      });
+      assert.ok(geo.scrollbar > 0, `the textarea shows a classic scrollbar: ${JSON.stringify(geo)}`);
+      assert.equal(geo.layer, geo.input, "the layer wraps the text as wide as the textarea's");
+      assert.ok(geo.inside, `the mark is scrolled into view with the text: ${JSON.stringify(geo)}`);
+      // A click on the mark's left edge puts the caret before the character the textarea
+      // draws there: the `%`.
+      await p.mouse.click(geo.x, geo.y);
+      assert.equal(await p.evaluate(() => document.getElementById("input").selectionStart), at);
+    } finally {
+      await classic.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   await test("a leading U+FEFF is text: kept in every output, offsets after it exact", async () => {
