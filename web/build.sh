@@ -10,7 +10,7 @@ cargo build -p pctenc-web --target wasm32-unknown-unknown --release
 target=${CARGO_TARGET_DIR:-target}
 rm -rf web/dist
 mkdir -p web/dist
-cp web/static/index.html web/static/style.css web/static/app.js web/static/pctenc.js web/dist/
+cp web/static/index.html web/static/style.css web/static/app.js web/static/pctenc.js web/static/worker.js web/dist/
 cp "$target/wasm32-unknown-unknown/release/pctenc_web.wasm" web/dist/
 size=$(wc -c < web/dist/pctenc_web.wasm)
 # Whole KiB, rounded to the nearest (as the READMEs give it).

@@ -1,6 +1,6 @@
 // The page: reads the controls, runs pctenc on every change, shows the output or the error
 // at its place in the input.
-import { load, ENCODE, DECODE } from "./pctenc.js";
+import { load, count, cut, ENCODE, DECODE } from "./pctenc.js";
 
 const $ = (id) => document.getElementById(id);
 const input = $("input"), output = $("output"), status = $("status"), marks = $("marks");
@@ -52,11 +52,7 @@ function encodeText(value) {
   };
 }
 
-function encode(value, set, flags) {
-  const { text, back } = encodeText(value);
-  const r = pctenc.encode(text, set, flags);
-  return r.ok ? r : { ...r, at: back(r.at) };
-}
+const mapBack = (r, back) => (r.ok ? r : { ...r, at: back(r.at) });
 
 // Shows which options apply to the current mode.
 function showOptions() {
@@ -80,10 +76,14 @@ function showSetInfo() {
   if ($("set-info").textContent !== info) $("set-info").textContent = info;
 }
 
+const MARK_INPUT_LIMIT = 1 << 20;
+
 // The input's text with the character at `at` (a UTF-16 index) marked, behind the textarea.
 function mark(at) {
   marks.replaceChildren();
-  if (at === null) return;
+  // Drawing the text a second time, behind the textarea, costs seconds for megabytes; the
+  // status line gives the error's place in any case.
+  if (at === null || input.value.length > MARK_INPUT_LIMIT) return;
   const value = input.value;
   const end = at < value.length ? at + (value.codePointAt(at) > 0xffff ? 2 : 1) : at;
   const m = document.createElement("mark");
@@ -114,19 +114,6 @@ new ResizeObserver(fitLayer).observe(input);
 // The output as it is, for Copy: the box may show it otherwise.
 let shown = "";
 
-// Characters as people count them (code points), without an array of them.
-function count(text) {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const u = text.charCodeAt(i);
-    if (u >= 0xd800 && u < 0xdc00 && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next < 0xe000) { n--; i++; }
-    }
-  }
-  return n;
-}
-
 // The bidirectional formatting characters: invisible, and U+202E (right-to-left override)
 // reverses the text after it. The output box shows each as a token, ⟨U+202E⟩, in a span
 // that isolates it (style.css) so it reorders nothing; the span holds the character itself,
@@ -149,14 +136,25 @@ function showText(el, text) {
 
 const VERBS = { encode: "Encoded", decode: "Decoded", normalize: "Normalized", compare: "Encoded", form: "Serialized" };
 
+// The output box shows at most this many UTF-16 units of an output (about 64 KiB):
+// drawing megabytes of text, wrapped anywhere, takes the browser minutes. Copy and
+// Download give the whole output.
+const PREVIEW = 65536;
+
 // Shows a result. The status line, the page's one live region, says what happened in a few
 // words (a screen reader reads it at every change), never the output itself. `summary`
 // replaces the default "Encoded: N characters."
 function show(result, summary) {
+  output.removeAttribute("aria-busy");
   if (result.ok) {
     shown = result.output;
-    showText(output, result.output);
-    status.textContent = summary ?? `${VERBS[mode()]}: ${count(result.output).toLocaleString("en")} characters.`;
+    const part = cut(result.output, PREVIEW);
+    showText(output, part);
+    const chars = result.chars ?? count(result.output);
+    status.textContent = summary ?? `${VERBS[mode()]}: ${chars.toLocaleString("en")} characters.`;
+    if (part.length < result.output.length) {
+      status.textContent += ` The box shows the first ${count(part).toLocaleString("en")}; Copy and Download give all of them.`;
+    }
     delete status.dataset.state;
     input.removeAttribute("aria-invalid");
     input.removeAttribute("aria-errormessage");
@@ -177,15 +175,20 @@ function show(result, summary) {
 
 // Marking is per character: beyond this many the table shows each set's output unmarked.
 const MARK_LIMIT = 2000;
+// A row of the table shows at most this many units of its output.
+const ROW_PREVIEW = 2000;
+// And the pairs table this many pairs.
+const PAIR_LIMIT = 1000;
 
-// Every set on the input: the characters whose encoding differs between sets are marked.
-// Each character is encoded on its own, and so is each `%HH` when escapes are kept (the one
-// thing that depends on what follows a character); the pieces join to the whole output.
-function compare() {
-  const value = encodeText(input.value).text, flags = encodeFlags();
-  const units = flags & ENCODE.KEEP_ESCAPES ? value.match(/%[0-9A-Fa-f]{2}|[\s\S]/gu) ?? [] : Array.from(value);
+// Every set on the input (`text`, line breaks as asked): the characters whose encoding
+// differs between sets are marked. Each character is encoded on its own, and so is each
+// `%HH` when escapes are kept (the one thing that depends on what follows a character); the
+// pieces join to the whole output. `wholes` are the sets' encodings of the whole text.
+function compare(text, flags, wholes) {
+  const units = text.length > 2 * MARK_LIMIT ? []
+    : flags & ENCODE.KEEP_ESCAPES ? text.match(/%[0-9A-Fa-f]{2}|[\s\S]/gu) ?? [] : Array.from(text);
   const chars = units.length <= MARK_LIMIT ? units : [];
-  const rows = pctenc.sets.map((s, i) => ({ name: s.name, whole: encode(input.value, i, flags),
+  const rows = pctenc.sets.map((s, i) => ({ name: s.name, whole: wholes[i],
     parts: chars.map((c) => pctenc.encode(c, i, flags)) }));
   const tbody = $("compare-rows");
   tbody.replaceChildren();
@@ -202,7 +205,10 @@ function compare() {
       continue;
     }
     if (!chars.length) {
-      td.textContent = row.whole.output;
+      const part = cut(row.whole.output, ROW_PREVIEW);
+      const chars = row.whole.chars ?? count(row.whole.output);
+      td.textContent = part.length < row.whole.output.length || chars > count(part)
+        ? `${part}… (${chars.toLocaleString("en")} characters)` : part;
       continue;
     }
     row.parts.forEach((part, k) => {
@@ -220,35 +226,92 @@ function compare() {
   show(rows[Number(setSelect.value)].whole);
 }
 
+function showPairs(r) {
+  const tbody = $("pair-rows");
+  tbody.replaceChildren();
+  if (!r.ok) return show(r);
+  for (const [name, v] of r.pairs.slice(0, PAIR_LIMIT)) {
+    const tr = tbody.insertRow();
+    showText(tr.insertCell(), name);
+    showText(tr.insertCell(), v);
+  }
+  const n = r.pairs.length;
+  if (n > PAIR_LIMIT) {
+    const cell = tbody.insertRow().insertCell();
+    cell.colSpan = 2;
+    cell.textContent = `… and ${(n - PAIR_LIMIT).toLocaleString("en")} more: Copy or Download the output for all.`;
+  }
+  return show({ ok: true, output: r.pairs.map(([n, v]) => `${n} = ${v}`).join("\n") },
+    `Read ${n.toLocaleString("en")} ${n === 1 ? "pair" : "pairs"}.`);
+}
+
+// What the controls ask for: calls of pctenc's methods ({ op, args }, with `preview` when
+// only the start of the output is shown), and what to do with their results.
+function plan() {
+  const value = input.value, set = Number(setSelect.value);
+  const one = (op, args, then = (r) => show(r)) => ({ calls: [{ op, args }], done: ([r]) => then(r) });
+  switch (mode()) {
+    case "encode": {
+      const { text, back } = encodeText(value);
+      return one("encode", [text, set, encodeFlags()], (r) => show(mapBack(r, back)));
+    }
+    case "decode": return one("decode", [value, decodeFlags()]);
+    case "check": return one("check", [value, set, encodeFlags() & (ENCODE.SPACE_AS_PLUS | ENCODE.IRI)], (r) => show(r, r.output));
+    case "normalize": return one("normalize", [value]);
+    case "compare": {
+      const { text, back } = encodeText(value);
+      const flags = encodeFlags();
+      return { calls: pctenc.sets.map((_, i) => ({ op: "encode", args: [text, i, flags], preview: i !== set })),
+        done: (wholes) => compare(text, flags, wholes.map((r) => mapBack(r, back))) };
+    }
+    case "form":
+      return direction() === "serialize" ? one("formSerialize", [value]) : one("formParse", [value], showPairs);
+  }
+}
+
+const here = ({ op, args }) => pctenc[op](...args);
+
+// Inputs longer than this (in UTF-16 units) are worked on in a worker (worker.js, the same
+// module), so that the page stays responsive; shorter ones here, at once.
+const BIG = 1 << 18;
+
+// The worker does one job at a time; of the changes made meanwhile only the last waits.
+let worker = null, running = null, waiting = null, latest = 0;
+try {
+  worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  worker.addEventListener("message", ({ data }) => {
+    const job = running;
+    running = null;
+    if (job.id === latest) job.done(data.error ? job.calls.map(here) : data.results);
+    next();
+  });
+  // A worker that cannot start: the work is done here.
+  worker.addEventListener("error", () => {
+    worker = null;
+    for (const job of [running, waiting]) if (job?.id === latest) job.done(job.calls.map(here));
+    running = waiting = null;
+  });
+} catch {
+  worker = null;
+}
+
+function next() {
+  if (running || !waiting) return;
+  running = waiting;
+  waiting = null;
+  worker.postMessage({ calls: running.calls });
+}
+
 function update() {
   showOptions();
   showSetInfo();
-  const value = input.value, set = Number(setSelect.value);
-  switch (mode()) {
-    case "encode": return show(encode(value, set, encodeFlags()));
-    case "decode": return show(pctenc.decode(value, decodeFlags()));
-    case "check": {
-      const r = pctenc.check(value, set, encodeFlags() & (ENCODE.SPACE_AS_PLUS | ENCODE.IRI));
-      return show(r, r.output);
-    }
-    case "normalize": return show(pctenc.normalize(value));
-    case "compare": return compare();
-    case "form": {
-      if (direction() === "serialize") return show(pctenc.formSerialize(value));
-      const r = pctenc.formParse(value);
-      const tbody = $("pair-rows");
-      tbody.replaceChildren();
-      if (!r.ok) return show(r);
-      for (const [name, v] of r.pairs) {
-        const tr = tbody.insertRow();
-        showText(tr.insertCell(), name);
-        showText(tr.insertCell(), v);
-      }
-      const n = r.pairs.length;
-      return show({ ok: true, output: r.pairs.map(([n, v]) => `${n} = ${v}`).join("\n") },
-        `Read ${n.toLocaleString("en")} ${n === 1 ? "pair" : "pairs"}.`);
-    }
-  }
+  const job = { ...plan(), id: ++latest };
+  if (input.value.length <= BIG || !worker) return job.done(job.calls.map(here));
+  output.setAttribute("aria-busy", "true");
+  status.textContent = `Working on ${input.value.length.toLocaleString("en")} characters…`;
+  delete status.dataset.state;
+  waiting = job;
+  next();
 }
 
 input.addEventListener("input", update);
@@ -260,9 +323,17 @@ $("copy").addEventListener("click", async () => {
     await navigator.clipboard.writeText(shown);
     button.textContent = "Copied";
   } catch {
-    button.textContent = "Copy failed: select the output and copy it";
+    button.textContent = "Copy failed: use Download";
   }
   setTimeout(() => { button.textContent = "Copy output"; }, 1500);
+});
+$("download").addEventListener("click", () => {
+  const url = URL.createObjectURL(new Blob([shown], { type: "text/plain;charset=utf-8" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = "pctenc-output.txt";
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 });
 update();
 document.body.dataset.ready = "true";

@@ -91,6 +91,26 @@ class Pctenc {
   }
 }
 
+// Characters as people count them (code points), without an array of them.
+export function count(text) {
+  let n = text.length;
+  for (let i = 0; i + 1 < text.length; i++) {
+    const u = text.charCodeAt(i);
+    if (u >= 0xd800 && u < 0xdc00) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next < 0xe000) { n--; i++; }
+    }
+  }
+  return n;
+}
+
+// The first `n` UTF-16 units of `text` at most, a surrogate pair never split.
+export function cut(text, n) {
+  if (text.length <= n) return text;
+  const u = text.charCodeAt(n - 1);
+  return text.slice(0, u >= 0xd800 && u < 0xdc00 ? n - 1 : n);
+}
+
 // The flags of web/src/lib.rs.
 export const ENCODE = { SPACE_AS_PLUS: 1, LOWERCASE: 2, KEEP_ESCAPES: 4, IRI: 8 };
 export const DECODE = { LENIENT: 1, PLUS: 2, LEGACY_U: 4, UTF8_STRICT: 8, UTF8_LOSSY: 16 };

@@ -9,7 +9,7 @@
 //   bash web/build.sh && (cd web/tests && npm ci && node browser.test.mjs)
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -488,6 +488,80 @@ try {
     } finally {
       await other.close();
     }
+  });
+
+  await test("20 MB: worked on in a worker, the page responsive; a preview; Copy and Download give it all", async () => {
+    await reset();
+    const downloads = mkdtempSync(join(tmpdir(), "pctenc-downloads-"));
+    const cdp = await browser.target().createCDPSession();
+    await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads });
+    try {
+      const r = await page.evaluate(async () => {
+        const $ = (id) => document.getElementById(id);
+        const until = (re) => new Promise((ok) => {
+          const check = () => (re.test($("status").textContent) ? ok() : setTimeout(check, 20));
+          check();
+        });
+        const big = "Jürgen & Björk / ".repeat(1_250_000);
+        const want = encodeURIComponent(big);
+        // How long the page's thread is kept busy: the longest gap between a 10 ms timer's ticks.
+        let last = performance.now(), gap = 0;
+        const timer = setInterval(() => { const now = performance.now(); gap = Math.max(gap, now - last); last = now; }, 10);
+        const start = performance.now();
+        $("input").value = big;
+        $("input").dispatchEvent(new Event("input", { bubbles: true }));
+        const working = $("status").textContent;
+        await until(/^Encoded/);
+        const took = performance.now() - start;
+        // A few frames drawn with the preview.
+        await new Promise((ok) => setTimeout(ok, 300));
+        clearInterval(timer);
+        let copied = null;
+        navigator.clipboard.writeText = async (text) => { copied = text; };
+        $("copy").click();
+        await new Promise((ok) => setTimeout(ok, 50));
+        delete navigator.clipboard.writeText;
+        let blob = null;
+        const create = URL.createObjectURL;
+        URL.createObjectURL = (b) => { blob = b; return create.call(URL, b); };
+        $("download").click();
+        URL.createObjectURL = create;
+        // A 2 MB line to decode: one line, wrapped anywhere, was the slowest to draw.
+        window.t.mode("decode");
+        const line = "%41b".repeat(500_000);
+        $("input").value = line;
+        $("input").dispatchEvent(new Event("input", { bubbles: true }));
+        const decodeStart = performance.now();
+        await until(/^Decoded/);
+        return { working, took, gap, status: $("status").textContent, shown: $("output").textContent,
+          length: want.length, head: want.slice(0, 65536) === $("output").textContent || $("output").textContent.slice(0, 80),
+          copied: copied === want || copied?.length, blob: blob && blob.size, blobTail: blob && (await blob.slice(-100).text()) === want.slice(-100),
+          decodeTook: performance.now() - decodeStart, decoded: $("output").textContent.length, decodeStatus: $("status").textContent };
+      });
+      console.log(`  20 MB: shown after ${Math.round(r.took)} ms, the page's thread busy ${Math.round(r.gap)} ms at most;`
+        + ` 2 MB decoded and shown after ${Math.round(r.decodeTook)} ms`);
+      assert.equal(r.working, "Working on 21,250,000 characters…");
+      assert.equal(r.status, `Encoded: ${r.length.toLocaleString("en")} characters. The box shows the first 65,536; Copy and Download give all of them.`);
+      assert.equal(r.head, true);
+      assert.ok(r.took < 30_000, `shown after ${r.took} ms`);
+      assert.ok(r.gap < 200, `the page did not respond for ${r.gap} ms`);
+      assert.equal(r.copied, true);
+      assert.equal(r.blob, r.length);
+      assert.equal(r.blobTail, true);
+      assert.equal(r.decoded, 65536);
+      assert.equal(r.decodeStatus, "Decoded: 1,000,000 characters. The box shows the first 65,536; Copy and Download give all of them.");
+      assert.ok(r.decodeTook < 30_000, `decoded after ${r.decodeTook} ms`);
+      // The download is the whole output.
+      const file = join(downloads, "pctenc-output.txt");
+      for (let i = 0; i < 300 && !(existsSync(file) && statSync(file).size === r.length); i++) await new Promise((ok) => setTimeout(ok, 100));
+      assert.equal(statSync(file).size, r.length);
+    } finally {
+      await cdp.send("Browser.setDownloadBehavior", { behavior: "default" });
+      await cdp.detach();
+      rmSync(downloads, { recursive: true, force: true });
+    }
+    await reset();
+    await type("");
   });
 
   await test("360 px wide: nothing wider than the screen, in every mode; a screenshot of each", async () => {
