@@ -279,6 +279,7 @@ const BIG = 1 << 18;
 let worker = null, running = null, waiting = null, latest = 0;
 try {
   worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
+  worker.postMessage({ module: pctenc.module });
   worker.addEventListener("message", ({ data }) => {
     const job = running;
     running = null;

@@ -9,21 +9,28 @@ const text = new TextDecoder("utf-8", { ignoreBOM: true });
 
 export async function load(url) {
   const response = await fetch(url);
-  let instance;
+  let module;
   try {
-    ({ instance } = await WebAssembly.instantiateStreaming(response.clone(), {}));
+    module = await WebAssembly.compileStreaming(response.clone());
   } catch {
     // A server that does not say `application/wasm`: compile from the bytes.
-    ({ instance } = await WebAssembly.instantiate(await response.arrayBuffer(), {}));
+    module = await WebAssembly.compile(await response.arrayBuffer());
   }
-  return new Pctenc(instance.exports);
+  return instantiate(module);
+}
+
+// pctenc from a compiled module: a worker gets the page's (`pctenc.module`), without
+// fetching or compiling it again.
+export async function instantiate(module) {
+  return new Pctenc((await WebAssembly.instantiate(module, {})).exports, module);
 }
 
 // The result of an operation: { ok: true, output } or { ok: false, message, at } where `at`
 // is a UTF-16 index into the input string.
 class Pctenc {
-  constructor(wasm) {
+  constructor(wasm, module) {
     this.wasm = wasm;
+    this.module = module;
     this.sets = JSON.parse(this.#result(wasm.pe_sets(), "").output);
   }
 

@@ -1,16 +1,21 @@
 // The page's worker (app.js sends it inputs longer than 256 Ki units): the same module,
-// run away from the page's thread so that the page stays responsive while it works. A job
-// is a list of calls { op, args, preview }; an output with `preview` comes back cut to what
-// the page shows, each with its length in characters as `chars`.
-import { load, count, cut } from "./pctenc.js";
+// run away from the page's thread so that the page stays responsive while it works. The
+// first message is the page's compiled module; then each is a job, a list of calls
+// { op, args, preview }. An output with `preview` comes back cut to what the page shows;
+// each comes with its length in characters as `chars`.
+import { instantiate, count, cut } from "./pctenc.js";
 
 const PREVIEW = 65536;
-const pctenc = load("pctenc_web.wasm");
+let pctenc = null;
 
-addEventListener("message", async ({ data: { calls } }) => {
+addEventListener("message", async ({ data }) => {
+  if (data.module) {
+    pctenc = instantiate(data.module);
+    return;
+  }
   try {
     const p = await pctenc;
-    const results = calls.map(({ op, args, preview }) => {
+    const results = data.calls.map(({ op, args, preview }) => {
       const r = p[op](...args);
       if (r.ok && typeof r.output === "string") {
         r.chars = count(r.output);
