@@ -43,8 +43,10 @@ const chromium = {
     "--disable-component-update", "--disable-sync"],
 };
 const browser = await puppeteer.launch({ ...chromium, args: [...chromium.args, `--user-data-dir=${profile}`] });
-// WCAG's contrast ratio of two computed colours ("rgb(r, g, b)").
+// WCAG's contrast ratio of two computed colours ("rgb(r, g, b)"); 1 for a colour that is
+// not opaque (transparent is no contrast).
 function contrast(a, b) {
+  if ([a, b].some((css) => (css.match(/[\d.]+/g)[3] ?? 1) < 1)) return 1;
   const luminance = (css) => {
     const [r, g, bl] = css.match(/[\d.]+/g).slice(0, 3).map((v) => {
       const c = Number(v) / 255;
