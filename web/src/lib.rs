@@ -3,8 +3,8 @@
 //! page's own small JavaScript glue (`web/static/pctenc.js`).
 //!
 //! Why plain exports and not `wasm-bindgen`: the page passes strings in and gets strings or
-//! an error (offset and message) out, which a shared buffer and a status do; the glue is 80
-//! lines, the module needs no generated bindings, and building it needs nothing but `cargo`
+//! an error (offset and message) out, which a shared buffer and a status do; the glue is about
+//! 100 lines, the module needs no generated bindings, and building it needs nothing but `cargo`
 //! and the `wasm32-unknown-unknown` target.
 //!
 //! The protocol: JavaScript allocates an input with [`pe_alloc`], writes UTF-16 units
