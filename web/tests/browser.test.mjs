@@ -533,6 +533,7 @@ try {
         $("copy").click();
         await new Promise((ok) => setTimeout(ok, 50));
         delete navigator.clipboard.writeText;
+        const copyLabel = $("copy").textContent;
         let blob = null;
         const create = URL.createObjectURL;
         URL.createObjectURL = (b) => { blob = b; return create.call(URL, b); };
@@ -545,7 +546,9 @@ try {
         $("input").dispatchEvent(new Event("input", { bubbles: true }));
         const decodeStart = performance.now();
         await until(/^Decoded/);
-        return { working, took, gap, layout, status, length: want.length, head,
+        // The button says "Copy output" again after a moment.
+        await new Promise((ok) => setTimeout(ok, 1600));
+        return { working, took, gap, layout, status, length: want.length, head, copyLabel, copyAfter: $("copy").textContent,
           copied: copied === want || copied?.length, blob: blob && blob.size, blobTail: blob && (await blob.slice(-100).text()) === want.slice(-100),
           decodeTook: performance.now() - decodeStart, decoded: $("output").textContent.length, decodeStatus: $("status").textContent };
       });
@@ -558,6 +561,7 @@ try {
       assert.ok(r.took < 30_000, `shown after ${r.took} ms`);
       assert.ok(r.gap < 200, `the page did not respond for ${r.gap} ms`);
       assert.equal(r.copied, true);
+      assert.deepEqual([r.copyLabel, r.copyAfter], ["Copied", "Copy output"]);
       assert.equal(r.blob, r.length);
       assert.equal(r.blobTail, true);
       assert.equal(r.decoded, 65536);
