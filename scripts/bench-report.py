@@ -596,6 +596,10 @@ def svg_bars(path, title, subtitle, groups, series, width=860):
     `series`: the series names in drawing order (those with no value anywhere are left out)."""
     series = [s for s in series if any(values.get(s) for _, values in groups)]
     values = [v for _, vs in groups for s, v in vs.items() if s in series and v]
+    if not values:
+        # No figure at the chart's size: a run of a group narrowed to other sizes
+        # (PCTENC_BENCH_SIZES, a criterion filter).
+        return path, None
     # The axis runs from a 1-2-5 step below the smallest value to a power of ten above the
     # largest, with room for its label.
     steps = [m * 10.0 ** k for k in range(-3, 4) for m in (1, 2, 5)]
@@ -1139,6 +1143,9 @@ def main():
     outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends, capi, datafusion, short,
                                               charset, python, runs)}
     for name, svg in charts(results, backends, GOAL_SIZE):
+        if svg is None:
+            print(f"warning: no results at {size_label(GOAL_SIZE)} for {name}: left as it was", file=sys.stderr)
+            continue
         outputs[docs / name] = svg
     readme = pathlib.Path(args.readme)
     text = readme.read_text()

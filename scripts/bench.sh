@@ -21,7 +21,8 @@
 # Criterion options can follow `--`, e.g. `bash scripts/bench.sh encode -- --measurement-time 5`;
 # the defaults are `--warm-up-time 1 --measurement-time 2` for the full run and
 # `--warm-up-time 0.5 --measurement-time 1.5` for a group alone (groups of 1 MiB and more set
-# their own). Run on an otherwise idle machine.
+# their own; `short` and `charset` have shorter defaults of their own, which options given
+# replace). Run on an otherwise idle machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-full=
+full= given=${#opts[@]}
 if [ ${#groups[@]} -eq 0 ]; then
   full=1
   groups=(encode decode parallel short charset capi python)
@@ -62,14 +63,18 @@ for group in "${groups[@]}"; do
     short)
       # ns per call, many cheap calls: shorter measurements do (about 6 minutes).
       rm -rf target/criterion
-      cargo bench --bench short -- --warm-up-time 0.3 --measurement-time 0.7
+      short_opts=(--warm-up-time 0.3 --measurement-time 0.7)
+      [ "$given" -eq 0 ] || short_opts=("${opts[@]}")
+      cargo bench --bench short -- "${short_opts[@]}"
       report collect-short
       ;;
     charset)
       # Three rounds, whose medians the report takes the median of.
       for round in 1 2 3; do
         rm -rf target/criterion
-        cargo bench --bench charset -- --warm-up-time 0.5 --measurement-time 2
+        charset_opts=(--warm-up-time 0.5 --measurement-time 2)
+        [ "$given" -eq 0 ] || charset_opts=("${opts[@]}")
+        cargo bench --bench charset -- "${charset_opts[@]}"
         report collect-charset --round "$round"
       done
       ;;
