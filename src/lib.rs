@@ -527,3 +527,10 @@ pub mod __par {
         crate::decode::par::decode_vec(decoder, input, out, crate::par::CHUNK)
     }
 }
+
+/// What the `pctenc` binary shares with the library so that both follow one table. Not part
+/// of the API: hidden, and kept out of the re-exports above.
+#[doc(hidden)]
+pub mod __cli {
+    pub use crate::iri::BIDI_CONTROL;
+}

@@ -170,7 +170,7 @@ fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '\u{61C}' | '\u{200E}' | '\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+            c if super::is_invisible_format(c) => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
             c if c.is_control() => out.extend(c.escape_debug()),
@@ -202,5 +202,6 @@ mod tests {
     #[test]
     fn printable_escapes_controls() {
         assert_eq!(printable("a\u{1b}[2Jb\u{202E}c\u{85}é"), "a\\u{1b}[2Jb\\u{202e}c\\u{85}é");
+        assert_eq!(printable("\u{627}\u{61C}\u{2028}\u{2069}"), "\u{627}\\u{61c}\\u{2028}\\u{2069}");
     }
 }
