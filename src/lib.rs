@@ -532,5 +532,7 @@ pub mod __par {
 /// of the API: hidden, and kept out of the re-exports above.
 #[doc(hidden)]
 pub mod __cli {
+    #[cfg(feature = "encoding")]
+    pub use crate::charset::explain::CANDIDATES;
     pub use crate::iri::BIDI_CONTROL;
 }

@@ -1,64 +1,148 @@
 //! `--charset` for `encode` and `decode`, `decode --explain`, and `pctenc charsets`: a line
-//! at a time (a legacy encoding's text is converted whole lines at once), each line's `\n`
-//! or `\r\n` copied as is.
+//! at a time, each line's `\n` or `\r\n` copied as is. A line is read in pieces, never
+//! whole, so that memory stays bounded whatever its length.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use pctenc::charset::{Charset, explain};
-use pctenc::{Decoder, Encoder, Utf8Mode};
+use encoding_rs::DecoderResult;
+use pctenc::charset::Charset;
+use pctenc::{DecodeError, Decoder, Encoder, StreamDecoder, Utf8Mode};
 
 use super::Failure;
 use super::input::{CHUNK, Input};
 use super::output::Output;
 use super::progress::Progress;
 
-/// Calls `each(line, ending, number, offset)` for every line of every input, in order: the
-/// line without its `\n` or `\r\n`, that ending (empty for a last line without one), its
-/// number from 1 and its offset in the input. Output is flushed after a short read, so that
+/// The line a piece belongs to, for messages.
+pub struct Line<'a> {
+    /// The input's name.
+    pub name: &'a str,
+    /// Its number, from 1.
+    pub number: u64,
+    /// The input offset where it starts.
+    pub offset: u64,
+}
+
+/// What is done with the lines of the inputs, a piece at a time.
+trait Lines {
+    /// The next bytes of the current line (never its line ending).
+    fn piece(&mut self, line: &Line<'_>, bytes: &[u8], out: &mut Output) -> Result<(), Failure>;
+    /// The current line has ended, with `ending` (`\n`, `\r\n`, or nothing for a last line
+    /// without a line break).
+    fn end(&mut self, line: &Line<'_>, ending: &[u8], out: &mut Output) -> Result<(), Failure>;
+}
+
+/// Gives every line of every input, in order, to `lines`, in the pieces the reads cut it
+/// into: a line of any length costs no more memory than a read. A `\r` that ends a read is
+/// held back until the next read tells whether it starts a `\r\n`. An empty last line
+/// without a line break is no line. Output is flushed after a short read, so that
 /// `tail -f log | pctenc ...` shows each line as it comes.
 fn each_line(
     files: &[PathBuf],
     out: &mut Output,
     progress: &Progress,
-    mut each: impl FnMut(&str, &[u8], &[u8], u64, u64, &mut Output) -> Result<(), Failure>,
+    lines: &mut impl Lines,
 ) -> Result<(), Failure> {
     let mut buf = vec![0u8; CHUNK];
     for path in Input::all(files) {
         let mut input = Input::open(&path)?;
         let name = input.name.clone();
-        let (mut line, mut number, mut offset) = (Vec::new(), 1u64, 0u64);
+        let mut line = Line { name: &name, number: 1, offset: 0 };
+        // Input bytes of the current line so far (a held `\r` too), and whether a `\r`
+        // ended the last read.
+        let (mut len, mut cr) = (0u64, false);
+        let next = |line: &mut Line<'_>, len: &mut u64| {
+            line.offset += *len;
+            line.number += 1;
+            *len = 0;
+        };
         loop {
             let piece = input.next(&mut buf)?;
             if piece.bytes.is_empty() {
                 break;
             }
             let mut rest = piece.bytes;
-            while let Some(nl) = memchr::memchr(b'\n', rest) {
-                line.extend_from_slice(&rest[..nl]);
-                let ending: &[u8] = if line.last() == Some(&b'\r') {
-                    line.pop();
-                    b"\r\n"
+            if std::mem::take(&mut cr) {
+                if rest[0] == b'\n' {
+                    lines.end(&line, b"\r\n", out)?;
+                    len += 1;
+                    next(&mut line, &mut len);
+                    rest = &rest[1..];
                 } else {
-                    b"\n"
+                    lines.piece(&line, b"\r", out)?;
+                }
+            }
+            while let Some(nl) = memchr::memchr(b'\n', rest) {
+                let (body, ending): (&[u8], &[u8]) = match rest[..nl].strip_suffix(b"\r") {
+                    Some(body) => (body, b"\r\n"),
+                    None => (&rest[..nl], b"\n"),
                 };
-                each(&name, &line, ending, number, offset, out)?;
-                offset += (line.len() + ending.len()) as u64;
-                number += 1;
-                line.clear();
+                if !body.is_empty() {
+                    lines.piece(&line, body, out)?;
+                }
+                lines.end(&line, ending, out)?;
+                len += nl as u64 + 1;
+                next(&mut line, &mut len);
                 rest = &rest[nl + 1..];
             }
-            line.extend_from_slice(rest);
+            let body = match rest.strip_suffix(b"\r") {
+                Some(body) => {
+                    cr = true;
+                    body
+                }
+                None => rest,
+            };
+            if !body.is_empty() {
+                lines.piece(&line, body, out)?;
+            }
+            len += rest.len() as u64;
             progress.advance(piece.bytes.len());
             if piece.short {
                 out.flush()?;
             }
         }
-        if !line.is_empty() {
-            each(&name, &line, b"", number, offset, out)?;
+        if cr {
+            lines.piece(&line, b"\r", out)?;
+        }
+        if len > 0 {
+            lines.end(&line, b"", out)?;
         }
     }
     Ok(())
+}
+
+/// A whole line at a time, for the commands that still need one: `each(line, bytes,
+/// ending, out)`.
+struct WholeLines<F> {
+    line: Vec<u8>,
+    each: F,
+}
+
+impl<F: FnMut(&Line<'_>, &[u8], &[u8], &mut Output) -> Result<(), Failure>> Lines for WholeLines<F> {
+    fn piece(&mut self, _: &Line<'_>, bytes: &[u8], _: &mut Output) -> Result<(), Failure> {
+        self.line.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn end(&mut self, line: &Line<'_>, ending: &[u8], out: &mut Output) -> Result<(), Failure> {
+        let result = (self.each)(line, &self.line, ending, out);
+        self.line.clear();
+        result
+    }
+}
+
+/// [`each_line`] with whole lines.
+fn each_whole_line(
+    files: &[PathBuf],
+    out: &mut Output,
+    progress: &Progress,
+    mut each: impl FnMut(&str, &[u8], &[u8], u64, u64, &mut Output) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let each = |line: &Line<'_>, bytes: &[u8], ending: &[u8], out: &mut Output| {
+        each(line.name, bytes, ending, line.number, line.offset, out)
+    };
+    each_line(files, out, progress, &mut WholeLines { line: Vec::new(), each })
 }
 
 /// The failure for bad data at byte `at` of line `number`, which starts at input offset
@@ -81,7 +165,7 @@ pub fn encode(
     progress: &Progress,
 ) -> Result<(), Failure> {
     let mut encoded = String::new();
-    each_line(files, out, progress, |name, line, ending, number, offset, out| {
+    each_whole_line(files, out, progress, |name, line, ending, number, offset, out| {
         let text = std::str::from_utf8(line).map_err(|e| {
             bad_line(name, number, offset, e.valid_up_to(), "not valid UTF-8 (--charset converts UTF-8 text)")
         })?;
@@ -101,7 +185,7 @@ pub fn decode(
     out: &mut Output,
     progress: &Progress,
 ) -> Result<(), Failure> {
-    each_line(files, out, progress, |name, line, ending, number, offset, out| {
+    each_whole_line(files, out, progress, |name, line, ending, number, offset, out| {
         let decoded = decoder.decode_in(line, charset).map_err(|e| {
             let column = e.offset() as u64 + 1;
             let error = e.shifted(offset as usize);
@@ -117,51 +201,285 @@ pub fn decode(
 }
 
 /// `pctenc decode --explain`: for each line whose decoded bytes are not UTF-8, the readings
-/// of [`explain`]; a last line says how many lines there were.
+/// of the encodings [`pctenc::charset::explain`] tries; a last line says how many lines
+/// there were. A long line is shown in part: [`WINDOW`] decoded bytes either side of where
+/// it stops being UTF-8, with how many bytes were left out before and after.
 pub fn explain_lines(
     decoder: Decoder,
     files: &[PathBuf],
     out: &mut Output,
     progress: &Progress,
 ) -> Result<(), Failure> {
-    let bytes = decoder.utf8(Utf8Mode::Bytes);
-    let strict = decoder.utf8(Utf8Mode::Strict);
-    let (mut lines, mut shown) = (0u64, 0u64);
-    each_line(files, out, progress, |name, line, _, number, offset, out| {
-        lines += 1;
-        let decoded = bytes.decode(line).map_err(|e| {
-            let column = e.offset() as u64 + 1;
-            Failure::Decode {
-                input: name.to_string(),
-                line: number,
-                column,
-                error: e.shifted(offset as usize),
-            }
-        })?;
-        let Err(e) = std::str::from_utf8(&decoded) else { return Ok(()) };
-        shown += 1;
-        // Where in the line the bytes stop being UTF-8: the strict decoder names the `%` (or
-        // raw byte) that starts the first malformed sequence, which is what a reader looks
-        // for in the input; the decoded index alone points into text nobody sees.
-        let at = match strict.decode(line) {
-            Err(err) => format!("{name}:{number}:{}", err.offset() + 1),
-            Ok(_) => format!("{name}:{number}"),
+    let mut explain = Explain::new(decoder);
+    each_line(files, out, progress, &mut explain)?;
+    let summary = format!("{} of {} lines not UTF-8\n", explain.shown, explain.lines);
+    out.write_all(summary.as_bytes())
+}
+
+/// Decoded bytes shown on either side of the first byte that is not UTF-8, at most.
+const WINDOW: u64 = 40;
+
+/// Decoded bytes of a line kept before the encodings are tried on them: a line that ends
+/// within them and is UTF-8 costs no decoding but its own. Longer lines go through every
+/// encoding as they come, [`LAG`] bytes behind.
+const KEEP: usize = 64 << 10;
+
+/// How far the encodings stay behind the decoded line: the window before the first byte
+/// that is not UTF-8, and the three bytes of a sequence that may only show it is not later.
+const LAG: usize = WINDOW as usize + 4;
+
+/// One encoding `decode --explain` tries on the current line.
+struct Reading {
+    charset: Charset,
+    decoder: encoding_rs::Decoder,
+    /// Read without an error so far.
+    ok: bool,
+    /// The text of the window shown, once it is known.
+    text: String,
+}
+
+/// `decode --explain`, a line at a time, in pieces.
+struct Explain {
+    bytes: Decoder,
+    strict: Decoder,
+    /// The escapes of the line decoded as bytes, and as UTF-8 (which names the column where
+    /// the bytes stop being UTF-8).
+    line: StreamDecoder,
+    checked: StreamDecoder,
+    decoded: Vec<u8>,
+    dropped: Vec<u8>,
+    /// Decoded bytes of the line not given to the readings yet, from decoded index `held_at`.
+    held: Vec<u8>,
+    held_at: u64,
+    /// Decoded bytes of the line so far.
+    total: u64,
+    /// The end of the line's UTF-8 checked so far: an unfinished sequence, at most 3 bytes.
+    tail: Vec<u8>,
+    /// The decoded index of the first byte that is not UTF-8.
+    bad: Option<u64>,
+    readings: Vec<Reading>,
+    lines: u64,
+    shown: u64,
+}
+
+impl Explain {
+    fn new(decoder: Decoder) -> Explain {
+        let (bytes, strict) = (decoder.utf8(Utf8Mode::Bytes), decoder.utf8(Utf8Mode::Strict));
+        let mut explain = Explain {
+            bytes,
+            strict,
+            line: StreamDecoder::new(bytes),
+            checked: StreamDecoder::new(strict),
+            decoded: Vec::new(),
+            dropped: Vec::new(),
+            held: Vec::new(),
+            held_at: 0,
+            total: 0,
+            tail: Vec::new(),
+            bad: None,
+            readings: Vec::new(),
+            lines: 0,
+            shown: 0,
         };
-        let mut report = format!(
-            "{at}: not UTF-8 from here on (byte {} of the decoded line); reads as:\n",
-            e.valid_up_to()
-        );
-        let readings = explain(&decoded);
-        if readings.is_empty() {
+        explain.reset();
+        explain
+    }
+
+    /// Ready for the next line.
+    fn reset(&mut self) {
+        self.line = StreamDecoder::new(self.bytes);
+        self.checked = StreamDecoder::new(self.strict);
+        self.held.clear();
+        (self.held_at, self.total, self.bad) = (0, 0, None);
+        self.tail.clear();
+        self.readings = pctenc::__cli::CANDIDATES
+            .iter()
+            .map(|&charset| Reading {
+                charset,
+                decoder: charset.encoding().new_decoder_without_bom_handling(),
+                ok: true,
+                text: String::new(),
+            })
+            .collect();
+    }
+
+    /// Takes in the next decoded bytes of the line, in `self.decoded`.
+    fn take_decoded(&mut self, last: bool) {
+        let decoded = std::mem::take(&mut self.decoded);
+        if self.bad.is_none() {
+            // Where the bytes stop being UTF-8: checked with the unfinished sequence the
+            // last piece ended with.
+            let from = self.total - self.tail.len() as u64;
+            self.tail.extend_from_slice(&decoded);
+            match std::str::from_utf8(&self.tail) {
+                Ok(_) => self.tail.clear(),
+                Err(e) if e.error_len().is_some() || last => {
+                    self.bad = Some(from + e.valid_up_to() as u64);
+                    self.tail.clear();
+                }
+                Err(e) => {
+                    self.tail.drain(..e.valid_up_to());
+                }
+            }
+        }
+        self.total += decoded.len() as u64;
+        self.held.extend_from_slice(&decoded);
+        self.decoded = decoded;
+        self.decoded.clear();
+        // Until a byte is not UTF-8, hold back what a window before it may need.
+        let give = match self.bad {
+            Some(_) => self.held.len(),
+            None if last => 0,
+            None if self.held.len() > KEEP => self.held.len() - LAG,
+            None => 0,
+        };
+        if give > 0 {
+            let held = std::mem::take(&mut self.held);
+            self.read(&held[..give], self.held_at, false);
+            self.held = held;
+            self.held.drain(..give);
+            self.held_at += give as u64;
+        }
+        if last && self.bad.is_some() {
+            self.read(&[], self.held_at, true);
+        }
+    }
+
+    /// Gives `bytes`, at decoded index `at` of the line, to every reading still without an
+    /// error: the text of the window kept, the rest dropped.
+    fn read(&mut self, bytes: &[u8], at: u64, last: bool) {
+        let (from, to) = match self.bad {
+            Some(bad) => (bad.saturating_sub(WINDOW), bad + WINDOW),
+            None => (u64::MAX, u64::MAX),
+        };
+        let end = at + bytes.len() as u64;
+        // Before the window, in it, after it.
+        let cut = |x: u64| (x.clamp(at, end) - at) as usize;
+        let parts =
+            [(&bytes[..cut(from)], false), (&bytes[cut(from)..cut(to)], true), (&bytes[cut(to)..], false)];
+        for reading in self.readings.iter_mut().filter(|r| r.ok) {
+            for (i, &(part, shown)) in parts.iter().enumerate() {
+                if !reading.ok || part.is_empty() && !(last && i == 2) {
+                    continue;
+                }
+                reading.ok = decode_into(
+                    &mut reading.decoder,
+                    part,
+                    last && i == 2,
+                    shown.then_some(&mut reading.text),
+                );
+            }
+        }
+    }
+
+    /// The report of a line that is not UTF-8 from decoded byte `bad` on, at `column`.
+    fn report(&self, line: &Line<'_>, bad: u64, column: Option<usize>) -> String {
+        let at = match column {
+            Some(column) => format!("{}:{}:{}", line.name, line.number, column),
+            None => format!("{}:{}", line.name, line.number),
+        };
+        let mut report =
+            format!("{at}: not UTF-8 from here on (byte {bad} of the decoded line); reads as:\n");
+        let before = bad.saturating_sub(WINDOW);
+        let after = self.total.saturating_sub(bad + WINDOW);
+        let mut none = true;
+        for reading in self.readings.iter().filter(|r| r.ok) {
+            none = false;
+            let _ = write!(report, "  {:<14} ", reading.charset.name());
+            if before > 0 {
+                let _ = write!(report, "[{} bytes before] ", thousands(before));
+            }
+            report.push_str(&printable(&reading.text));
+            if after > 0 {
+                let _ = write!(report, " [{} bytes after]", thousands(after));
+            }
+            report.push('\n');
+        }
+        if none {
             report.push_str("  (none of the encodings tried reads it without an error)\n");
         }
-        for reading in readings {
-            let _ = writeln!(report, "  {:<14} {}", reading.charset.name(), printable(&reading.text));
+        report
+    }
+}
+
+impl Lines for Explain {
+    fn piece(&mut self, line: &Line<'_>, bytes: &[u8], _: &mut Output) -> Result<(), Failure> {
+        let failure = |e: DecodeError| Failure::Decode {
+            input: line.name.to_string(),
+            line: line.number,
+            column: e.offset() as u64 + 1,
+            error: e.shifted(line.offset as usize),
+        };
+        self.line.feed(bytes, &mut self.decoded).map_err(failure)?;
+        // Only its error matters: its output is dropped.
+        let _ = self.checked.feed(bytes, &mut self.dropped);
+        self.dropped.clear();
+        self.take_decoded(false);
+        Ok(())
+    }
+
+    fn end(&mut self, line: &Line<'_>, _: &[u8], out: &mut Output) -> Result<(), Failure> {
+        self.lines += 1;
+        let failure = |e: DecodeError| Failure::Decode {
+            input: line.name.to_string(),
+            line: line.number,
+            column: e.offset() as u64 + 1,
+            error: e.shifted(line.offset as usize),
+        };
+        self.line.finish(&mut self.decoded).map_err(failure)?;
+        self.take_decoded(true);
+        let result = match self.bad {
+            Some(bad) => {
+                self.shown += 1;
+                // Where in the line the bytes stop being UTF-8: the strict decoder names the
+                // `%` (or raw byte) that starts the first malformed sequence, which is what a
+                // reader looks for in the input; the decoded index alone points into text
+                // nobody sees.
+                let column = self.checked.finish(&mut Vec::new()).err().map(|e| e.offset() + 1);
+                out.write_all(self.report(line, bad, column).as_bytes())
+            }
+            None => Ok(()),
+        };
+        self.reset();
+        result
+    }
+}
+
+/// Decodes `bytes` with `decoder` (`last`: they end the text), appending the text to `text`
+/// if given; whether they read without an error.
+fn decode_into(
+    decoder: &mut encoding_rs::Decoder,
+    mut bytes: &[u8],
+    last: bool,
+    mut text: Option<&mut String>,
+) -> bool {
+    let mut buf = [0u8; 4096];
+    loop {
+        let (result, read, written) = decoder.decode_to_utf8_without_replacement(bytes, &mut buf, last);
+        if let Some(text) = &mut text {
+            // The decoder writes whole characters of UTF-8.
+            text.push_str(std::str::from_utf8(&buf[..written]).unwrap_or_default());
         }
-        out.write_all(report.as_bytes())
-    })?;
-    let summary = format!("{shown} of {lines} lines not UTF-8\n");
-    out.write_all(summary.as_bytes())
+        bytes = &bytes[read..];
+        match result {
+            DecoderResult::InputEmpty => return true,
+            DecoderResult::OutputFull => {}
+            DecoderResult::Malformed(..) => return false,
+        }
+    }
+}
+
+/// `n` with a comma between groups of three digits, as `1,048,576`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// `text` with what must not reach a terminal raw (control characters, bidirectional
@@ -198,6 +516,15 @@ pub fn table() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_groups_digits() {
+        for (n, want) in
+            [(0, "0"), (999, "999"), (1000, "1,000"), (1_048_576, "1,048,576"), (123_456, "123,456")]
+        {
+            assert_eq!(thousands(n), want);
+        }
+    }
 
     #[test]
     fn printable_escapes_controls() {

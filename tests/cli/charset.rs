@@ -177,3 +177,38 @@ fn charset_failures_leave_no_output_file() {
     ok(&["decode", "--charset", "sjis", "-o", out.to_str().unwrap()], b"%8C%9F\n");
     assert_eq!(std::fs::read(&out).unwrap(), "検\n".as_bytes());
 }
+
+/// A long line is explained by a window around where it stops being UTF-8, not shown whole
+/// under every encoding: the place is still exact, and what was left out is counted.
+#[test]
+fn explain_shows_a_window_of_a_long_line() {
+    // 1 MiB of `a`, `%E9` (not UTF-8 alone), 1 MiB of `b`: 2 MiB decoded.
+    let mut input = vec![b'a'; 1 << 20];
+    input.extend_from_slice(b"%E9");
+    input.extend(std::iter::repeat_n(b'b', 1 << 20));
+    input.extend_from_slice(b"\nok\n");
+    let out = String::from_utf8(ok(&["decode", "--explain"], &input)).unwrap();
+    assert!(out.len() < 16 << 10, "{} bytes of explanation", out.len());
+    assert!(
+        out.starts_with(
+            "<stdin>:1:1048577: not UTF-8 from here on (byte 1048576 of the decoded line); reads as:\n"
+        ),
+        "{}",
+        &out[..out.len().min(400)]
+    );
+    // 40 decoded bytes either side: 1,048,576 - 40 left out before; of the 1,048,576 after
+    // the bad byte, 39 shown.
+    let want = format!(
+        "\n  windows-1252   [1,048,536 bytes before] {}é{} [1,048,537 bytes after]\n",
+        "a".repeat(40),
+        "b".repeat(39)
+    );
+    assert!(out.contains(&want), "{out}");
+    assert!(out.ends_with("1 of 2 lines not UTF-8\n"), "{out}");
+    // Near the start of a line: nothing is left out before.
+    let mut input = b"x%E9".to_vec();
+    input.extend(std::iter::repeat_n(b'b', 100));
+    let out = String::from_utf8(ok(&["decode", "--explain"], &input)).unwrap();
+    let want = format!("\n  windows-1252   x\u{e9}{} [61 bytes after]\n", "b".repeat(39));
+    assert!(out.contains(&want), "{out}");
+}
