@@ -299,7 +299,7 @@ impl Lines for DecodeLines {
 
 /// Why a line does not decode: the decoder's error, or a malformed sequence of the charset
 /// that starts at this offset of the line.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub enum InError {
     Decode(DecodeError),
     Charset(usize),
@@ -339,6 +339,8 @@ pub struct DecodeIn {
     /// `done` to place a malformed sequence the converter holds the start of.
     recent: Vec<u8>,
     recent_at: usize,
+    /// The error of the line: it is over, until `finish`.
+    failed: Option<InError>,
 }
 
 /// Input bytes kept before `done`: a malformed sequence starts at most a few decoded bytes
@@ -373,6 +375,7 @@ impl DecodeIn {
             converted: 0,
             recent: Vec::new(),
             recent_at: 0,
+            failed: None,
         }
     }
 
@@ -386,15 +389,23 @@ impl DecodeIn {
 
     /// Decodes the next piece of the line, appending the text to `out`.
     pub fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<(), InError> {
-        if self.convert == Convert::No {
-            return self.stream.feed(input, out).map_err(InError::Decode);
+        if let Some(e) = self.failed {
+            return Err(e);
         }
-        self.step(input, false, out)
+        let result = if self.convert == Convert::No {
+            self.stream.feed(input, out).map_err(InError::Decode)
+        } else {
+            self.step(input, false, out)
+        };
+        self.failed = result.err();
+        result
     }
 
     /// Ends the line: decodes what was held back. The next line can follow.
     pub fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), InError> {
-        let result = if self.convert == Convert::No {
+        let result = if let Some(e) = self.failed {
+            Err(e)
+        } else if self.convert == Convert::No {
             self.stream.finish(out).map_err(InError::Decode)
         } else {
             self.step(&[], true, out)
@@ -908,8 +919,12 @@ mod tests {
                                 InError::Decode(e) => (e.offset(), Some(e.kind())),
                                 InError::Charset(at) => (at, None),
                             });
-                            // A failed line leaves the stream for the next one.
-                            stream.reset();
+                            // A failed line is over: more of it and its end give the error
+                            // again, and leave the stream for the next line.
+                            if got.is_err() {
+                                let _ = stream.feed(b"%82 more", &mut Vec::new());
+                                let _ = stream.finish(&mut Vec::new());
+                            }
                             assert_eq!(
                                 got,
                                 whole,
@@ -921,6 +936,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// After an error, the line is over: more of it and its end give the same error, then
+    /// the next line starts afresh.
+    #[test]
+    fn a_failed_line_is_over() {
+        let mut stream = DecodeIn::new(Decoder::new().utf8(Utf8Mode::Strict), Charset::SHIFT_JIS);
+        let mut out = Vec::new();
+        assert!(matches!(stream.feed(b"ab%82%20cd", &mut out), Err(InError::Charset(2))));
+        assert!(matches!(stream.feed(b"%8C%9F", &mut out), Err(InError::Charset(2))));
+        assert!(matches!(stream.finish(&mut out), Err(InError::Charset(2))));
+        out.clear();
+        stream.feed(b"%8C%9F", &mut out).unwrap();
+        stream.finish(&mut out).unwrap();
+        assert_eq!(out, "検".as_bytes());
     }
 
     #[test]

@@ -256,6 +256,12 @@ fn charset_lines_across_reads() {
     let long = format!("ok\n{}%82%20\n", "%8C%9F".repeat(200_000));
     let (code, msg) = fails(&["decode", "--charset", "sjis"], long.as_bytes());
     assert_eq!((code, msg.as_str()), (1, "pctenc: <stdin>:2:1200001: offset 1200003: not valid Shift_JIS"));
+    // A line bad for the set is reported for the set, even when its text goes bad in the
+    // charset reads before.
+    let long = format!("%82%20{}a b\n", "%8C%9F".repeat(100_000));
+    let (code, msg) = fails(&["check", "--charset", "sjis"], long.as_bytes());
+    assert_eq!(code, 1);
+    assert!(msg.starts_with("pctenc: <stdin>:1:600008: offset 600007: byte 0x20"), "{msg}");
     let long = [b"ok\n".as_slice(), "検".repeat(200_000).as_bytes(), b"\xFF\n"].concat();
     let (code, msg) = fails(&["encode", "--charset", "sjis"], &long);
     assert_eq!(
