@@ -112,6 +112,68 @@ fn each_line(
     Ok(())
 }
 
+/// Lines of at most this many bytes are converted whole, as they come: a line in pieces
+/// costs more calls than one.
+pub const SHORT: usize = 64 << 10;
+
+/// A line converted whole ([`Short`] gives it so when it is short).
+trait Whole {
+    fn whole(
+        &mut self,
+        line: &Line<'_>,
+        bytes: &[u8],
+        ending: &[u8],
+        out: &mut Output,
+    ) -> Result<(), Failure>;
+}
+
+/// Gives each line of at most [`SHORT`] bytes whole to `lines` ([`Whole`]), a longer one in
+/// pieces ([`Lines`]), which give the same output and errors: most lines are short, and
+/// whole they cost one conversion each, where pieces cost several calls; no line costs
+/// more memory than `SHORT` and a read.
+struct Short<L> {
+    lines: L,
+    /// The current line so far, while it is short.
+    line: Vec<u8>,
+    /// The current line has been given in pieces.
+    long: bool,
+}
+
+impl<L> Short<L> {
+    fn new(lines: L) -> Short<L> {
+        Short { lines, line: Vec::new(), long: false }
+    }
+}
+
+impl<L: Lines + Whole> Lines for Short<L> {
+    fn piece(&mut self, line: &Line<'_>, bytes: &[u8], out: &mut Output) -> Result<(), Failure> {
+        if !self.long && self.line.len() + bytes.len() <= SHORT {
+            self.line.extend_from_slice(bytes);
+            return Ok(());
+        }
+        if !self.long {
+            self.long = true;
+            if !self.line.is_empty() {
+                let held = std::mem::take(&mut self.line);
+                let fed = self.lines.piece(line, &held, out);
+                self.line = held;
+                self.line.clear();
+                fed?;
+            }
+        }
+        self.lines.piece(line, bytes, out)
+    }
+
+    fn end(&mut self, line: &Line<'_>, ending: &[u8], out: &mut Output) -> Result<(), Failure> {
+        if std::mem::take(&mut self.long) {
+            return self.lines.end(line, ending, out);
+        }
+        let result = self.lines.whole(line, &self.line, ending, out);
+        self.line.clear();
+        result
+    }
+}
+
 /// The failure for bad data at byte `at` of line `number`, which starts at input offset
 /// `offset`.
 fn bad_line(input: &str, number: u64, offset: u64, at: usize, why: impl std::fmt::Display) -> Failure {
@@ -132,7 +194,7 @@ pub fn encode(
     out: &mut Output,
     progress: &Progress,
 ) -> Result<(), Failure> {
-    let mut lines = EncodeIn::new(*encoder, charset);
+    let mut lines = Short::new(EncodeIn::new(*encoder, charset));
     each_line(files, out, progress, &mut lines)
 }
 
@@ -185,9 +247,12 @@ impl EncodeIn {
     /// Encodes what of `bytes` (the held bytes, then the next piece of the line) can be, and
     /// holds back the rest; `last`: the line ends with them.
     fn feed(&mut self, line: &Line<'_>, bytes: &[u8], last: bool, out: &mut Output) -> Result<(), Failure> {
-        let valid = match std::str::from_utf8(bytes) {
-            Ok(_) => bytes.len(),
-            Err(e) if e.error_len().is_none() && !last => e.valid_up_to(),
+        let (text, valid) = match std::str::from_utf8(bytes) {
+            Ok(text) => (text, bytes.len()),
+            // (Checked again only up to a character cut by the end of the piece.)
+            Err(e) if e.error_len().is_none() && !last => {
+                (std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(), e.valid_up_to())
+            }
             Err(e) => {
                 let at = self.done + e.valid_up_to();
                 let why = "not valid UTF-8 (--charset converts UTF-8 text)";
@@ -203,14 +268,33 @@ impl EncodeIn {
                 cut -= 1;
             }
         }
-        // The cut is at an ASCII byte or the end of a character: a character boundary.
-        let text = std::str::from_utf8(&bytes[..cut]).unwrap_or_default();
-        if !text.is_empty() || last {
+        // The cut is at a `%` or the end of a character: a character boundary.
+        let text = text.get(..cut).unwrap_or_default();
+        if !text.is_empty() || last && self.stateful.is_some() {
             self.encode(text, last, out)?;
         }
         self.done += cut;
         self.held = bytes[cut..].to_vec();
         Ok(())
+    }
+}
+
+impl Whole for EncodeIn {
+    fn whole(
+        &mut self,
+        line: &Line<'_>,
+        bytes: &[u8],
+        ending: &[u8],
+        out: &mut Output,
+    ) -> Result<(), Failure> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let why = "not valid UTF-8 (--charset converts UTF-8 text)";
+            bad_line(line.name, line.number, line.offset, e.valid_up_to(), why)
+        })?;
+        self.encoded.clear();
+        self.encoder.encode_string_in(text, self.charset, &mut self.encoded);
+        out.write_all(self.encoded.as_bytes())?;
+        out.write_all(ending)
     }
 }
 
@@ -252,11 +336,13 @@ pub fn decode(
     out: &mut Output,
     progress: &Progress,
 ) -> Result<(), Failure> {
-    let mut lines = DecodeLines { stream: DecodeIn::new(decoder, charset), charset, decoded: Vec::new() };
-    each_line(files, out, progress, &mut lines)
+    let lines =
+        DecodeLines { decoder, stream: DecodeIn::new(decoder, charset), charset, decoded: Vec::new() };
+    each_line(files, out, progress, &mut Short::new(lines))
 }
 
 struct DecodeLines {
+    decoder: Decoder,
     stream: DecodeIn,
     charset: Charset,
     decoded: Vec<u8>,
@@ -275,6 +361,26 @@ impl DecodeLines {
                 bad_line(line.name, line.number, line.offset, at, format_args!("not valid {}", self.charset))
             }
         }
+    }
+}
+
+impl Whole for DecodeLines {
+    fn whole(
+        &mut self,
+        line: &Line<'_>,
+        bytes: &[u8],
+        ending: &[u8],
+        out: &mut Output,
+    ) -> Result<(), Failure> {
+        let decoded = self.decoder.decode_in(bytes, self.charset).map_err(|e| {
+            let e = match e.kind() {
+                pctenc::DecodeErrorKind::InvalidCharset => InError::Charset(e.offset()),
+                _ => InError::Decode(e),
+            };
+            self.failure(line, e)
+        })?;
+        out.write_all(&decoded)?;
+        out.write_all(ending)
     }
 }
 
@@ -443,15 +549,20 @@ impl DecodeIn {
     /// Gives `bytes` to the converter, appending the text to `out`; in strict mode, the
     /// decoded index where a malformed sequence starts is an error.
     fn convert(&mut self, mut bytes: &[u8], last: bool, out: &mut Vec<u8>) -> Result<(), usize> {
-        let mut buf = [0u8; 8192];
         loop {
+            // Room for all of `bytes` when the bound is known (a call per piece), else for
+            // part of them: zeroed, as much as the text may take, not a fixed block per call.
+            let room = self.converter.max_utf8_buffer_length(bytes.len()).unwrap_or(8192).max(16);
+            let start = out.len();
+            out.resize(start + room, 0);
             let (result, read, written) = if self.convert == Convert::Lossy {
-                let (result, read, written, _) = self.converter.decode_to_utf8(bytes, &mut buf, last);
+                let (result, read, written, _) =
+                    self.converter.decode_to_utf8(bytes, &mut out[start..], last);
                 (result.into(), read, written)
             } else {
-                match self.converter.decode_to_utf8_without_replacement(bytes, &mut buf, last) {
+                match self.converter.decode_to_utf8_without_replacement(bytes, &mut out[start..], last) {
                     (DecoderResult::Malformed(bad, extra), read, written) => {
-                        out.extend_from_slice(&buf[..written]);
+                        out.truncate(start + written);
                         let end = self.converted + read;
                         return Err(end - usize::from(extra) - usize::from(bad));
                     }
@@ -459,7 +570,7 @@ impl DecodeIn {
                     (DecoderResult::OutputFull, read, written) => (Step::More, read, written),
                 }
             };
-            out.extend_from_slice(&buf[..written]);
+            out.truncate(start + written);
             self.converted += read;
             bytes = &bytes[read..];
             if result == Step::Done {
@@ -518,7 +629,8 @@ impl DecodeIn {
     fn keep_recent(&mut self, input: &[u8], fed_before: usize) {
         let from = self.done.saturating_sub(RECENT).max(self.recent_at);
         if from >= fed_before {
-            self.recent = input[from - fed_before..].to_vec();
+            self.recent.clear();
+            self.recent.extend_from_slice(&input[from - fed_before..]);
         } else {
             self.recent.drain(..from - self.recent_at);
             self.recent.extend_from_slice(input);
@@ -591,6 +703,7 @@ struct Explain {
     checked: StreamDecoder,
     decoded: Vec<u8>,
     dropped: Vec<u8>,
+    scratch: Vec<u8>,
     /// Decoded bytes of the line not given to the readings yet, from decoded index `held_at`.
     held: Vec<u8>,
     held_at: u64,
@@ -615,6 +728,7 @@ impl Explain {
             checked: StreamDecoder::new(strict),
             decoded: Vec::new(),
             dropped: Vec::new(),
+            scratch: Vec::new(),
             held: Vec::new(),
             held_at: 0,
             total: 0,
@@ -635,15 +749,22 @@ impl Explain {
         self.held.clear();
         (self.held_at, self.total, self.bad) = (0, 0, None);
         self.tail.clear();
-        self.readings = pctenc::__cli::CANDIDATES
-            .iter()
-            .map(|&charset| Reading {
-                charset,
-                decoder: charset.encoding().new_decoder_without_bom_handling(),
-                ok: true,
-                text: String::new(),
-            })
-            .collect();
+        if self.readings.is_empty() {
+            self.readings = pctenc::__cli::CANDIDATES
+                .iter()
+                .map(|&charset| Reading {
+                    charset,
+                    decoder: charset.encoding().new_decoder_without_bom_handling(),
+                    ok: true,
+                    text: String::new(),
+                })
+                .collect();
+        }
+        for reading in &mut self.readings {
+            reading.decoder = reading.charset.encoding().new_decoder_without_bom_handling();
+            reading.ok = true;
+            reading.text.clear();
+        }
     }
 
     /// Takes in the next decoded bytes of the line, in `self.decoded`.
@@ -705,12 +826,8 @@ impl Explain {
                 if !reading.ok || part.is_empty() && !(last && i == 2) {
                     continue;
                 }
-                reading.ok = decode_into(
-                    &mut reading.decoder,
-                    part,
-                    last && i == 2,
-                    shown.then_some(&mut reading.text),
-                );
+                let text = shown.then_some(&mut reading.text);
+                reading.ok = decode_into(&mut reading.decoder, part, last && i == 2, text, &mut self.scratch);
             }
         }
     }
@@ -789,19 +906,24 @@ impl Lines for Explain {
 }
 
 /// Decodes `bytes` with `decoder` (`last`: they end the text), appending the text to `text`
-/// if given; whether they read without an error.
+/// if given; whether they read without an error. `scratch` takes the text that is dropped.
 fn decode_into(
     decoder: &mut encoding_rs::Decoder,
     mut bytes: &[u8],
     last: bool,
     mut text: Option<&mut String>,
+    scratch: &mut Vec<u8>,
 ) -> bool {
-    let mut buf = [0u8; 4096];
     loop {
-        let (result, read, written) = decoder.decode_to_utf8_without_replacement(bytes, &mut buf, last);
+        let room = decoder.max_utf8_buffer_length_without_replacement(bytes.len()).unwrap_or(8192).max(16);
+        if scratch.len() < room {
+            scratch.resize(room, 0);
+        }
+        let (result, read, written) =
+            decoder.decode_to_utf8_without_replacement(bytes, &mut scratch[..room], last);
         if let Some(text) = &mut text {
             // The decoder writes whole characters of UTF-8.
-            text.push_str(std::str::from_utf8(&buf[..written]).unwrap_or_default());
+            text.push_str(std::str::from_utf8(&scratch[..written]).unwrap_or_default());
         }
         bytes = &bytes[read..];
         match result {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use pctenc::charset::Charset;
 use pctenc::{Decoder, Encoder, Utf8Mode, ValidationError};
 
-use super::charset::{DecodeIn, InError};
+use super::charset::{DecodeIn, InError, SHORT};
 use super::input::{CHUNK, Input};
 use super::{Failure, report};
 
@@ -125,8 +125,11 @@ struct Lines<'a> {
     line: u64,
     /// The current line already has an error (reported).
     failed: bool,
-    /// With `--charset`: the current line's escapes decoded and converted as they come.
-    text: Option<DecodeIn>,
+    /// With `--charset`: the current line's escapes decoded and converted, whole while the
+    /// line is short (`short`), in pieces once it is longer than [`SHORT`] bytes (`long`).
+    text: Option<(Decoder, DecodeIn)>,
+    short: Vec<u8>,
+    long: bool,
     /// Where in the current line its text stopped being valid in the charset: reported at
     /// the end of the line if the set finds nothing wrong with it before.
     bad_text: Option<u64>,
@@ -151,8 +154,10 @@ impl<'a> Lines<'a> {
             text: options.charset.map(|charset| {
                 let decoder =
                     Decoder::new().plus_as_space(encoder.set().space_as_plus()).utf8(Utf8Mode::Strict);
-                DecodeIn::new(decoder, charset)
+                (decoder, DecodeIn::new(decoder, charset))
             }),
+            short: Vec::new(),
+            long: false,
             bad_text: None,
             dropped: Vec::new(),
         }
@@ -208,9 +213,18 @@ impl<'a> Lines<'a> {
             Err(e) => self.report(at, e),
             Ok(()) if self.bad_text.is_some() => {}
             Ok(()) => {
-                if let Some(text) = &mut self.text
-                    && let Err(e) = text.feed(bytes, &mut self.dropped)
-                {
+                let Some((_, text)) = &mut self.text else { return };
+                if !self.long && self.short.len() + bytes.len() <= SHORT {
+                    self.short.extend_from_slice(bytes);
+                    return;
+                }
+                let mut fed = Ok(());
+                if !self.long {
+                    self.long = true;
+                    fed = text.feed(&self.short, &mut self.dropped);
+                    self.short.clear();
+                }
+                if let Err(e) = fed.and_then(|()| text.feed(bytes, &mut self.dropped)) {
                     self.bad_text = Some(self.line_start + bad_text_offset(e));
                 }
                 self.dropped.clear();
@@ -221,14 +235,19 @@ impl<'a> Lines<'a> {
     /// The current line has been validated to its end: with `--charset`, its escapes
     /// must decode to text in that encoding.
     fn end_line(&mut self) {
-        let (Some(text), Some(charset)) = (&mut self.text, self.options.charset) else { return };
-        let ended = text.finish(&mut self.dropped);
+        let (Some((decoder, text)), Some(charset)) = (&mut self.text, self.options.charset) else { return };
+        let ended = if std::mem::take(&mut self.long) {
+            text.finish(&mut self.dropped).map_err(bad_text_offset)
+        } else {
+            decoder.decode_in(&self.short, charset).map(drop).map_err(|e| e.offset() as u64)
+        };
+        self.short.clear();
         self.dropped.clear();
         let bad = std::mem::take(&mut self.bad_text);
         if self.failed {
             return;
         }
-        let bad = bad.or_else(|| ended.err().map(|e| self.line_start + bad_text_offset(e)));
+        let bad = bad.or_else(|| ended.err().map(|at| self.line_start + at));
         if let Some(offset) = bad {
             let why = format!("decodes to bytes that are not valid {charset}");
             self.bad_at(offset, &why);
