@@ -14,9 +14,21 @@
 //! which RFC 3987 allows in a query only), the noncharacters U+FDD0-U+FDEF and U+xFFFE,
 //! U+xFFFF of every plane, the specials U+FFF0-U+FFFD and U+E0000-U+E0FFF (tags, variation
 //! selectors). The bidirectional formatting characters are inside `ucschar`'s ranges, yet
-//! section 4.1 says an IRI must not use them: LRM, RLM, LRE, RLE, PDF, LRO, RLO (U+200E,
-//! U+200F, U+202A-U+202E), and the isolates LRI, RLI, FSI, PDI (U+2066-U+2069), which
-//! Unicode added after RFC 3987 for the same purpose. An IRI set escapes all of these.
+//! section 4.1 says an IRI must not use them: an IRI set escapes every character of Unicode's
+//! `Bidi_Control` property ([`BIDI_CONTROL`]), which lists them all: LRM, RLM, LRE, RLE, PDF,
+//! LRO, RLO (U+200E, U+200F, U+202A-U+202E), which the RFC names, and the Arabic letter mark
+//! ALM (U+061C) and the isolates LRI, RLI, FSI, PDI (U+2066-U+2069), which Unicode added after
+//! RFC 3987 for the same purpose. An IRI set escapes all of these.
+
+/// The characters of Unicode's `Bidi_Control` property, as `PropList.txt` of the Unicode
+/// Character Database lists them (unchanged since Unicode 6.3): ALM U+061C, LRM U+200E, RLM
+/// U+200F, LRE, RLE, PDF, LRO, RLO U+202A-U+202E, and LRI, RLI, FSI, PDI U+2066-U+2069. The
+/// one list of them in pctenc: an IRI set escapes them ([`keeps`]), and the `pctenc` binary
+/// escapes them in what it shows on a terminal.
+pub const BIDI_CONTROL: [char; 12] = [
+    '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
+    '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+];
 
 /// RFC 3987's `ucschar`.
 pub(crate) const fn is_ucschar(cp: u32) -> bool {
@@ -28,37 +40,66 @@ pub(crate) const fn is_ucschar(cp: u32) -> bool {
     }
 }
 
-/// The bidirectional formatting characters, which RFC 3987 section 4.1 forbids in IRIs.
-pub(crate) const fn is_bidi_format(cp: u32) -> bool {
-    matches!(cp, 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
+/// Whether `cp` is one of [`BIDI_CONTROL`], which RFC 3987 section 4.1 forbids in IRIs.
+pub(crate) const fn is_bidi_control(cp: u32) -> bool {
+    let mut i = 0;
+    while i < BIDI_CONTROL.len() {
+        if BIDI_CONTROL[i] as u32 == cp {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether an IRI set keeps the non-ASCII character `cp` raw.
 pub(crate) const fn keeps(cp: u32) -> bool {
-    is_ucschar(cp) && !is_bidi_format(cp)
+    is_ucschar(cp) && !is_bidi_control(cp)
 }
 
 /// Whether an IRI set keeps the character that starts at `bytes[i]` (a lead byte of valid
-/// UTF-8, not ASCII) raw, and its length. The lead byte settles most characters.
+/// UTF-8, not ASCII) raw, and its length. The lead byte settles most characters: only those
+/// of [`SUSPECT`] need the code point.
 #[inline]
 fn classify(bytes: &[u8], i: usize) -> (bool, usize) {
     let lead = bytes[i];
     let cont = |k: usize| bytes.get(i + k).map_or(0, |&b| u32::from(b & 0x3F));
+    let len = utf8_len(lead);
+    if !SUSPECT[lead as usize] {
+        return (true, len);
+    }
+    let cp = match len {
+        2 => u32::from(lead & 0x1F) << 6 | cont(1),
+        3 => u32::from(lead & 0x0F) << 12 | cont(1) << 6 | cont(2),
+        _ => u32::from(lead & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3),
+    };
+    (keeps(cp), len)
+}
+
+/// The length of the UTF-8 sequence that the non-ASCII lead byte `lead` starts.
+const fn utf8_len(lead: u8) -> usize {
     match lead {
-        // U+00A0-U+00BF kept, U+0080-U+009F (C1) escaped.
-        0xC2 => (cont(1) >= 0x20, 2),
-        // U+00C0-U+07FF.
-        0xC3..=0xDF => (true, 2),
-        // U+0800-U+1FFF, U+3000-U+D7FF.
-        0xE0 | 0xE1 | 0xE3..=0xED => (true, 3),
-        // U+2000-U+2FFF (bidi formatting), U+E000-U+FFFF (private use, noncharacters).
-        0xE2 | 0xEE | 0xEF => (keeps(u32::from(lead & 0x0F) << 12 | cont(1) << 6 | cont(2)), 3),
-        _ => (keeps(u32::from(lead & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3)), 4),
+        0x00..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
     }
 }
 
+/// The lead byte of the UTF-8 of `c`.
+const fn lead_byte(c: char) -> u8 {
+    let cp = c as u32;
+    (match cp {
+        0..=0x7F => cp,
+        0x80..=0x7FF => 0xC0 | cp >> 6,
+        0x800..=0xFFFF => 0xE0 | cp >> 12,
+        _ => 0xF0 | cp >> 18,
+    }) as u8
+}
+
 /// Lead bytes of the characters that [`classify`] must look at: those an IRI set may escape.
-/// Every other byte is ASCII, a continuation byte, or the lead byte of a character it keeps.
+/// Every other byte is ASCII, a continuation byte, or the lead byte of a character it keeps:
+/// `C2` (C1 controls, U+0080-U+009F), `EE` and `EF` (private use, noncharacters, specials),
+/// `F0`-`FF` (planes 1 to 16), and the lead bytes of [`BIDI_CONTROL`] (`D8`, `E2`).
 const SUSPECT: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0xF0;
@@ -67,9 +108,13 @@ const SUSPECT: [bool; 256] = {
         b += 1;
     }
     t[0xC2] = true;
-    t[0xE2] = true;
     t[0xEE] = true;
     t[0xEF] = true;
+    let mut i = 0;
+    while i < BIDI_CONTROL.len() {
+        t[lead_byte(BIDI_CONTROL[i]) as usize] = true;
+        i += 1;
+    }
     t
 };
 
@@ -82,11 +127,12 @@ const fn zero_bytes(v: u64) -> u64 {
     v.wrapping_sub(ONES) & !v & (0x80 * ONES)
 }
 
-/// Nonzero when one of the eight bytes of `word` is [`SUSPECT`]: `C2` or `E2`, `EE` or `EF`,
-/// or `F0..=FF`.
+/// Nonzero when one of the eight bytes of `word` is [`SUSPECT`]: `C2` or `E2`, `D8`, `EE` or
+/// `EF`, or `F0..=FF` (the test `suspect_words` holds this to the table).
 #[inline]
 const fn suspects(word: u64) -> u64 {
     zero_bytes((word & !(0x20 * ONES)) ^ (0xC2 * ONES))
+        | zero_bytes(word ^ (0xD8 * ONES))
         | zero_bytes((word | ONES) ^ (0xEF * ONES))
         | zero_bytes((word & (0xF0 * ONES)) ^ (0xF0 * ONES))
 }
@@ -198,6 +244,9 @@ mod tests {
             (0xEFFFE, false),
             (0xF0000, false),
             (0x10FFFD, false),
+            (0x61B, true),
+            (0x61C, false),
+            (0x61D, true),
             (0x200D, true),
             (0x200E, false),
             (0x202A, false),
@@ -240,6 +289,7 @@ mod tests {
 
     #[test]
     fn runs() {
+        assert_eq!(run("\u{627}\u{61C}".as_bytes(), true), 2);
         let text = "ab\u{e9}cd\u{85}\u{200E}x\u{1F600}";
         assert_eq!(run(text.as_bytes(), true), 6);
         assert_eq!(run(&text.as_bytes()[6..], false), 6);

@@ -527,3 +527,27 @@ pub mod __par {
         crate::decode::par::decode_vec(decoder, input, out, crate::par::CHUNK)
     }
 }
+
+/// What the `pctenc` binary shares with the library so that both follow one table. Not part
+/// of the API: hidden, and kept out of the re-exports above.
+#[doc(hidden)]
+pub mod __cli {
+    #[cfg(feature = "encoding")]
+    pub use crate::charset::explain::CANDIDATES;
+    pub use crate::iri::BIDI_CONTROL;
+
+    /// [`Encoder::encode_string_in`](crate::Encoder::encode_string_in) with an encoding that
+    /// is not ASCII-compatible (ISO-2022-JP), of a text that comes in pieces, each cut
+    /// outside the escapes that `keep_escapes` copies: `converter` (of that encoding) carries
+    /// the state from piece to piece, and `last` ends the text.
+    #[cfg(feature = "encoding")]
+    pub fn encode_stateful_part(
+        encoder: &crate::Encoder,
+        converter: &mut encoding_rs::Encoder,
+        text: &str,
+        last: bool,
+        out: &mut alloc::string::String,
+    ) {
+        encoder.with_set(encoder.set().with_iri(false)).encode_stateful_part(converter, text, last, out)
+    }
+}

@@ -255,7 +255,8 @@ impl Set {
     /// (RFC 3987): exactly the characters of its `ucschar` (U+00A0-U+D7FF, U+F900-U+FDCF,
     /// U+FDF0-U+FFEF, and planes 1 to 14 but their last two code points and U+E0000-U+E0FFF),
     /// less the bidirectional formatting characters that its section 4.1 forbids although
-    /// `ucschar` has them (U+200E, U+200F, U+202A-U+202E, and the isolates U+2066-U+2069).
+    /// `ucschar` has them: Unicode's `Bidi_Control` characters (PropList.txt), U+061C, U+200E,
+    /// U+200F, U+202A-U+202E and the isolates U+2066-U+2069.
     ///
     /// Every other non-ASCII character is escaped as the `%HH` of its UTF-8: the C1 controls
     /// U+0080-U+009F (U+009B starts terminal escape sequences, U+0085 is a newline to some
@@ -270,6 +271,7 @@ impl Set {
     /// assert_eq!(pctenc::encode("café au lait", &iri), "café%20au%20lait");
     /// assert_eq!(pctenc::encode(b"caf\xE9", &iri), "caf%E9"); // Latin-1, not UTF-8
     /// assert_eq!(pctenc::encode("a\u{9B}b\u{202E}", &iri), "a%C2%9Bb%E2%80%AE");
+    /// assert_eq!(pctenc::encode("\u{627}\u{61C}", &iri), "\u{627}%D8%9C"); // ALM
     /// ```
     #[must_use]
     pub const fn with_iri(self, on: bool) -> Set {

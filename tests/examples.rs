@@ -294,12 +294,14 @@ fn iri_with_invalid_utf8() {
             let input = [a, b];
             let out = pctenc::encode(&input, &iri).into_owned();
             // Valid non-ASCII text is kept raw but for the C1 controls (U+0080-U+009F, outside
-            // RFC 3987's `ucschar`), ASCII follows the set, invalid bytes are escaped.
+            // RFC 3987's `ucschar`) and the Arabic letter mark (U+061C, the one bidi control
+            // of two bytes), ASCII follows the set, invalid bytes are escaped.
             let mut want = String::new();
             for chunk in input.utf8_chunks() {
                 for c in chunk.valid().chars() {
                     if (c.is_ascii() && sets::COMPONENT.contains(c as u8))
                         || ('\u{80}'..='\u{9F}').contains(&c)
+                        || c == '\u{61C}'
                     {
                         c.to_string().bytes().for_each(|b| want.push_str(&format!("%{b:02X}")));
                     } else {

@@ -48,8 +48,10 @@
 #define PCTENC_ENCODE_KEEP_ESCAPES (1 << 2)
 
 /**
- * Encoder flag: IRI (RFC 3987). Non-ASCII characters that are valid UTF-8 are kept raw;
- * bytes that are not part of valid UTF-8 are still escaped.
+ * Encoder flag: IRI (RFC 3987). Non-ASCII characters of its `ucschar` are kept raw, less
+ * Unicode's bidi controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which its
+ * section 4.1 forbids; C1 controls, private use characters, noncharacters and bytes that are
+ * not part of valid UTF-8 are still escaped.
  */
 #define PCTENC_ENCODE_IRI (1 << 3)
 

@@ -128,8 +128,10 @@ pub const PCTENC_ENCODE_LOWERCASE: u32 = 1 << 1;
 /// Encoder flag: re-quote. A valid `%HH` in the input is kept as written, a `%` that starts
 /// no escape becomes `%25`: for half-encoded input (a URL typed by a user).
 pub const PCTENC_ENCODE_KEEP_ESCAPES: u32 = 1 << 2;
-/// Encoder flag: IRI (RFC 3987). Non-ASCII characters that are valid UTF-8 are kept raw;
-/// bytes that are not part of valid UTF-8 are still escaped.
+/// Encoder flag: IRI (RFC 3987). Non-ASCII characters of its `ucschar` are kept raw, less
+/// Unicode's bidi controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which its
+/// section 4.1 forbids; C1 controls, private use characters, noncharacters and bytes that are
+/// not part of valid UTF-8 are still escaped.
 pub const PCTENC_ENCODE_IRI: u32 = 1 << 3;
 const ENCODE_FLAGS: u32 =
     PCTENC_ENCODE_SPACE_AS_PLUS | PCTENC_ENCODE_LOWERCASE | PCTENC_ENCODE_KEEP_ESCAPES | PCTENC_ENCODE_IRI;

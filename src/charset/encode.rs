@@ -159,29 +159,42 @@ impl Encoder {
 
     /// ISO-2022-JP (the one encoding here that is not ASCII-compatible): the whole text
     /// through the converter, whose state (ASCII, Roman, JIS X 0208) decides the bytes of
-    /// ASCII too. With `keep_escapes`, the text's escapes are cut out and converted on their
-    /// own (the converter is switched back to ASCII before them), then copied as written.
+    /// ASCII too.
     fn encode_stateful(&self, text: &str, encoding: &'static Encoding, out: &mut String) {
         debug_assert_eq!(encoding, ISO_2022_JP);
-        let mut converter = encoding.new_encoder();
+        self.encode_stateful_part(&mut encoding.new_encoder(), text, true, out);
+    }
+
+    /// [`encode_stateful`](Encoder::encode_stateful) of a text that comes in pieces, each
+    /// cut outside the escapes that `keep_escapes` copies: `converter` carries the state
+    /// from one to the next, and `last` ends the text (the converter returns to ASCII). With
+    /// `keep_escapes`, the text's escapes are cut out and converted on their own (the
+    /// converter is switched back to ASCII before them), then copied as written.
+    pub(crate) fn encode_stateful_part(
+        &self,
+        converter: &mut encoding_rs::Encoder,
+        text: &str,
+        last: bool,
+        out: &mut String,
+    ) {
         let plain = self.keep_escapes(false);
         let mut rest = text;
         if self.is_keeping_escapes() {
             let plus = self.set().space_as_plus();
             while let Some((at, len)) = next_kept(rest.as_bytes(), plus) {
-                plain.convert(&mut converter, &rest[..at], false, out);
+                plain.convert(converter, &rest[..at], false, out);
                 // Back to ASCII (from JIS X 0208, or from Roman, where `~` and `\` are other
                 // characters), where the kept bytes mean themselves: a backslash, which only
                 // ASCII has, makes the converter switch (`ESC ( B`), and is dropped.
                 let mut switch = Vec::new();
-                convert_raw(&mut converter, "\\", false, &mut switch);
+                convert_raw(converter, "\\", false, &mut switch);
                 switch.pop();
                 plain.encode_string(&switch, out);
                 out.push_str(&rest[at..at + len]);
                 rest = &rest[at + len..];
             }
         }
-        plain.convert(&mut converter, rest, true, out);
+        plain.convert(converter, rest, last, out);
     }
 
     /// Converts `text` with `converter` and percent-encodes the bytes, a chunk at a time;
@@ -234,4 +247,42 @@ fn next_kept(bytes: &[u8], plus: bool) -> Option<(usize, usize)> {
         _ if escape(at) => Some((at, 3)),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sets;
+
+    /// ISO-2022-JP in pieces, the converter carried from one to the next, gives what the
+    /// whole text gives, wherever the text is cut (outside an escape).
+    #[test]
+    fn iso_2022_jp_in_pieces() {
+        let text = "a\u{a5}b~\\あ%41x%4\u{203e}い+ z\u{2603}";
+        let encoders = [
+            Encoder::new(sets::COMPONENT),
+            Encoder::new(sets::FORM).keep_escapes(true),
+            Encoder::new(sets::PATH).keep_escapes(true).lowercase(true),
+        ];
+        for encoder in encoders {
+            let want = encoder.encode_in(text, Charset::ISO_2022_JP).into_owned();
+            let cuts: std::vec::Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+            for &a in &cuts {
+                for &b in cuts.iter().filter(|&&b| b >= a) {
+                    let pieces = [&text[..a], &text[a..b], &text[b..]];
+                    // A cut inside `%41` is not one the CLI makes.
+                    let inside = |i: usize| text[..i].ends_with('%') || text[..i].ends_with("%4");
+                    if inside(a) || inside(b) {
+                        continue;
+                    }
+                    let mut converter = ISO_2022_JP.new_encoder();
+                    let mut out = String::new();
+                    for (i, piece) in pieces.iter().enumerate() {
+                        encoder.encode_stateful_part(&mut converter, piece, i == 2, &mut out);
+                    }
+                    assert_eq!(out, want, "cut at {a} and {b}");
+                }
+            }
+        }
+    }
 }

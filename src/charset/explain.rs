@@ -8,8 +8,8 @@ use super::Charset;
 
 /// The encodings [`explain`] tries, multi-byte first: a multi-byte encoding that reads
 /// arbitrary bytes without an error is a stronger hint than a single-byte one, which reads
-/// almost anything.
-const CANDIDATES: [Charset; 12] = [
+/// almost anything. (`pctenc decode --explain` tries them too, a line at a time.)
+pub const CANDIDATES: [Charset; 12] = [
     Charset::SHIFT_JIS,
     Charset::EUC_JP,
     Charset::EUC_KR,

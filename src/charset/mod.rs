@@ -44,7 +44,7 @@
 
 mod decode;
 mod encode;
-mod explain;
+pub(crate) mod explain;
 mod labels;
 
 use core::fmt;

@@ -426,7 +426,8 @@ pub struct DecodeArgs {
     pub charset: Option<Charset>,
     /// Instead of the decoded text, write for each line whose decoded bytes are not UTF-8
     /// the common legacy encodings that read them without an error, and the text under each:
-    /// help to see which encoding mojibake came from.
+    /// help to see which encoding mojibake came from. A long line is shown 40 decoded bytes
+    /// either side of where it stops being UTF-8, with how many bytes were left out.
     #[arg(long, conflicts_with = "charset")]
     pub explain: bool,
     /// Copy the escapes of the bytes in set NAME exactly as written (`%2F` stays `%2F`, case

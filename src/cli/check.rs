@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use pctenc::charset::Charset;
 use pctenc::{Decoder, Encoder, Utf8Mode, ValidationError};
 
+use super::charset::{DecodeIn, InError, SHORT};
 use super::input::{CHUNK, Input};
 use super::{Failure, report_or_fail, stderr_closed};
 
@@ -137,8 +138,16 @@ struct Lines<'a> {
     line: u64,
     /// The current line already has an error (reported).
     failed: bool,
-    /// With `--charset`: the current line so far, to decode once it ends.
-    text: Vec<u8>,
+    /// With `--charset`: the current line's escapes decoded and converted, whole while the
+    /// line is short (`short`), in pieces once it is longer than [`SHORT`] bytes (`long`).
+    text: Option<(Decoder, DecodeIn)>,
+    short: Vec<u8>,
+    long: bool,
+    /// Where in the current line its text stopped being valid in the charset: reported at
+    /// the end of the line if the set finds nothing wrong with it before.
+    bad_text: Option<u64>,
+    /// Output of `text`, dropped.
+    dropped: Vec<u8>,
     /// A report found standard error a closed pipe: stop reading.
     stderr_closed: bool,
 }
@@ -155,7 +164,17 @@ impl<'a> Lines<'a> {
             line_start: 0,
             line: 1,
             failed: false,
-            text: Vec::new(),
+            // The line is valid for the set before it is decoded, so its escapes decode:
+            // only the text can be bad.
+            text: options.charset.map(|charset| {
+                let decoder =
+                    Decoder::new().plus_as_space(encoder.set().space_as_plus()).utf8(Utf8Mode::Strict);
+                (decoder, DecodeIn::new(decoder, charset))
+            }),
+            short: Vec::new(),
+            long: false,
+            bad_text: None,
+            dropped: Vec::new(),
             stderr_closed: false,
         }
     }
@@ -209,29 +228,47 @@ impl<'a> Lines<'a> {
         }
         match self.encoder.validate(bytes) {
             Err(e) => self.report(at, e),
-            Ok(()) if self.options.charset.is_some() => self.text.extend_from_slice(bytes),
-            Ok(()) => {}
+            Ok(()) if self.bad_text.is_some() => {}
+            Ok(()) => {
+                let Some((_, text)) = &mut self.text else { return };
+                if !self.long && self.short.len() + bytes.len() <= SHORT {
+                    self.short.extend_from_slice(bytes);
+                    return;
+                }
+                let mut fed = Ok(());
+                if !self.long {
+                    self.long = true;
+                    fed = text.feed(&self.short, &mut self.dropped);
+                    self.short.clear();
+                }
+                if let Err(e) = fed.and_then(|()| text.feed(bytes, &mut self.dropped)) {
+                    self.bad_text = Some(self.line_start + bad_text_offset(e));
+                }
+                self.dropped.clear();
+            }
         }
     }
 
     /// The current line has been validated to its end: with `--charset`, its escapes
     /// must decode to text in that encoding.
     fn end_line(&mut self) {
-        let text = std::mem::take(&mut self.text);
-        let Some(charset) = self.options.charset else { return };
+        let (Some((decoder, text)), Some(charset)) = (&mut self.text, self.options.charset) else { return };
+        let ended = if std::mem::take(&mut self.long) {
+            text.finish(&mut self.dropped).map_err(bad_text_offset)
+        } else {
+            decoder.decode_in(&self.short, charset).map(drop).map_err(|e| e.offset() as u64)
+        };
+        self.short.clear();
+        self.dropped.clear();
+        let bad = std::mem::take(&mut self.bad_text);
         if self.failed {
-            self.text = text;
-            self.text.clear();
             return;
         }
-        // The line is valid for the set, so its escapes decode: only the text can be bad.
-        let decoder = Decoder::new().plus_as_space(self.encoder.set().space_as_plus()).utf8(Utf8Mode::Strict);
-        if let Err(e) = decoder.decode_in(&text, charset) {
+        let bad = bad.or_else(|| ended.err().map(|at| self.line_start + at));
+        if let Some(offset) = bad {
             let why = format!("decodes to bytes that are not valid {charset}");
-            self.bad_at(self.line_start + e.offset() as u64, &why);
+            self.bad_at(offset, &why);
         }
-        self.text = text;
-        self.text.clear();
     }
 
     fn report(&mut self, at: u64, e: ValidationError) {
@@ -252,6 +289,14 @@ impl<'a> Lines<'a> {
         if written.is_err_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) {
             self.stderr_closed = true;
         }
+    }
+}
+
+/// The offset in its line where a line valid for the set stops decoding to valid text.
+fn bad_text_offset(e: InError) -> u64 {
+    match e {
+        InError::Decode(e) => e.offset() as u64,
+        InError::Charset(at) => at as u64,
     }
 }
 

@@ -174,10 +174,9 @@ pub fn escape_name(path: &Path) -> String {
                 '\r' => out.push_str("\\r"),
                 '\t' => out.push_str("\\t"),
                 c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-                '\u{61C}' | '\u{200E}' | '\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                c if c.is_control() || is_invisible_format(c) => {
                     out.push_str(&format!("\\u{{{:x}}}", c as u32))
                 }
-                c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
                 c => out.push(c),
             }
         }
@@ -186,6 +185,14 @@ pub fn escape_name(path: &Path) -> String {
         }
     }
     out
+}
+
+/// The characters that messages and `decode --explain` write as `\u{HHHH}` although they
+/// are not control characters: Unicode's bidi controls (the library's table, which IRI sets
+/// escape too), which reorder the text around them, and the line and paragraph separators
+/// U+2028 and U+2029, which break lines.
+pub fn is_invisible_format(c: char) -> bool {
+    pctenc::__cli::BIDI_CONTROL.contains(&c) || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 /// Runs one command.

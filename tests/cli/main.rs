@@ -58,6 +58,11 @@ fn encode_options() {
         ),
         "é%C2%9B%C2%85%E2%80%AE%EE%80%80%EF%BF%BF😀\n".as_bytes()
     );
+    // Every bidi control (Unicode's Bidi_Control: the Arabic letter mark too) is escaped.
+    assert_eq!(
+        ok(&["encode", "--iri"], "\u{627}\u{61C}\u{200E}\u{2066}\n".as_bytes()),
+        "\u{627}%D8%9C%E2%80%8E%E2%81%A6\n".as_bytes()
+    );
 }
 
 /// `--space-as-plus` escapes `+` with every set, so `decode --plus` gives the input back

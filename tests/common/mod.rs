@@ -34,10 +34,12 @@ pub const UCSCHAR: &[(u32, u32)] = &[
 ];
 
 /// The bidirectional formatting characters, which RFC 3987 section 4.1 says an IRI must not
-/// use although `ucschar` has them: LRM, RLM, LRE, RLE, PDF, LRO, RLO, and the isolates LRI,
-/// RLI, FSI, PDI that Unicode added later.
+/// use although `ucschar` has them: the characters of Unicode's `Bidi_Control` property, as
+/// `PropList.txt` lists them: ALM, LRM, RLM, LRE, RLE, PDF, LRO, RLO, and the isolates LRI,
+/// RLI, FSI, PDI (ALM and the isolates came after the RFC). Written out here from
+/// PropList.txt, not taken from the library's table.
 pub const BIDI_FORMATTING: &[u32] =
-    &[0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069];
+    &[0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069];
 
 /// Whether an IRI set keeps the non-ASCII character `c` raw: the model, from the two lists
 /// above (the library decides it in `src/iri.rs`).
