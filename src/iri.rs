@@ -23,7 +23,7 @@
 /// The characters of Unicode's `Bidi_Control` property, as `PropList.txt` of the Unicode
 /// Character Database lists them (unchanged since Unicode 6.3): ALM U+061C, LRM U+200E, RLM
 /// U+200F, LRE, RLE, PDF, LRO, RLO U+202A-U+202E, and LRI, RLI, FSI, PDI U+2066-U+2069. The
-/// one list of them in pctenc: an IRI set escapes them ([`keeps`]), and the `pctenc` binary
+/// one list of them in pctenc: an IRI set escapes them (`keeps`), and the `pctenc` binary
 /// escapes them in what it shows on a terminal.
 pub const BIDI_CONTROL: [char; 12] = [
     '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
