@@ -46,7 +46,9 @@ lib=$root/target/release
 ls -l "$lib/libpctenc.a" "$lib/libpctenc.so"
 # The shared library's SONAME, what programs linked against it ask for at run time; the
 # README's install step links that name to the file.
-readelf -d "$lib/libpctenc.so" | grep -q 'Library soname: \[libpctenc.so.0\]'
+# (grep reads all of it: `grep -q` would stop at the match and, under pipefail, fail the
+# pipeline whenever the writer was still writing and got SIGPIPE.)
+readelf -d "$lib/libpctenc.so" | grep 'Library soname: \[libpctenc.so.0\]' >/dev/null
 ln -sf libpctenc.so "$lib/libpctenc.so.0"
 # Every exported function is declared in the header, and the other way round.
 nm -D --defined-only "$lib/libpctenc.so" | awk '$2 == "T" && $3 ~ /^pctenc_/ {print $3}' | sort >"$work/exported"
@@ -66,7 +68,7 @@ $cc "${cflags[@]}" "$capi/tests/oom.c" -L"$lib" -lpctenc -Wl,-rpath,"$lib" -o "$
 
 step "C tests against the shared library"
 $cc "${cflags[@]}" "$capi/tests/capi.c" -L"$lib" -lpctenc -Wl,-rpath,"$lib" -o "$work/capi-shared"
-ldd "$work/capi-shared" | grep -q "libpctenc.so.0 => $lib/libpctenc.so.0"
+ldd "$work/capi-shared" | grep -F "libpctenc.so.0 => $lib/libpctenc.so.0" >/dev/null
 "$work/capi-shared"
 
 # The C side is instrumented (the tests, and every check of what they get back); the Rust
