@@ -903,7 +903,7 @@ The machine above is the last full run's.
 
 ```sh
 bash scripts/bench.sh            # everything: about 50 minutes on two cores
-bash scripts/bench.sh decode     # one group again (`bash scripts/bench.sh list`): 10 minutes or less
+bash scripts/bench.sh decode     # one group again (`bash scripts/bench.sh list`): over 15 minutes for decode
 ```
 
 A group's run replaces that group's results alone and records its run in

@@ -3,7 +3,7 @@
 # README.md, from the results kept in benches/results/.
 #
 #   bash scripts/bench.sh              # the full run, every group: about 50 minutes
-#   bash scripts/bench.sh GROUP...     # those groups again, 10 minutes or less each
+#   bash scripts/bench.sh GROUP...     # those groups again (decode: over 15 minutes)
 #   bash scripts/bench.sh list         # the groups
 #
 # A group's run replaces that group's results alone, and records its run (commit, date, CPU)
