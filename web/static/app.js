@@ -111,7 +111,8 @@ function syncScroll() {
 // A scrollbar that comes or goes, a resized box or window: the textarea's client box changes.
 new ResizeObserver(fitLayer).observe(input);
 
-// The output as it is, for Copy: the box may show it otherwise.
+// The output as it is, for Copy and Download: the box may show it otherwise. A string, or
+// a Blob when the worker made the output (its `blob`).
 let shown = "";
 
 // The bidirectional formatting characters: invisible, and U+202E (right-to-left override)
@@ -147,12 +148,12 @@ const PREVIEW = 65536;
 function show(result, summary) {
   output.removeAttribute("aria-busy");
   if (result.ok) {
-    shown = result.output;
+    shown = result.blob ?? result.output;
     const part = cut(result.output, PREVIEW);
     showText(output, part);
     const chars = result.chars ?? count(result.output);
     status.textContent = summary ?? `${VERBS[mode()]}: ${chars.toLocaleString("en")} characters.`;
-    if (part.length < result.output.length) {
+    if (part.length < (result.length ?? result.output.length)) {
       status.textContent += ` The box shows the first ${count(part).toLocaleString("en")}; Copy and Download give all of them.`;
     }
     delete status.dataset.state;
@@ -321,7 +322,7 @@ document.querySelector("main").addEventListener("change", update);
 $("copy").addEventListener("click", async () => {
   const button = $("copy");
   try {
-    await navigator.clipboard.writeText(shown);
+    await navigator.clipboard.writeText(typeof shown === "string" ? shown : await shown.text());
     button.textContent = "Copied";
   } catch {
     button.textContent = "Copy failed: use Download";
@@ -329,7 +330,8 @@ $("copy").addEventListener("click", async () => {
   setTimeout(() => { button.textContent = "Copy output"; }, 1500);
 });
 $("download").addEventListener("click", () => {
-  const url = URL.createObjectURL(new Blob([shown], { type: "text/plain;charset=utf-8" }));
+  const blob = typeof shown === "string" ? new Blob([shown], { type: "text/plain;charset=utf-8" }) : shown;
+  const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
   a.download = "pctenc-output.txt";

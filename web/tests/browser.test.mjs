@@ -516,22 +516,32 @@ try {
         await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
         const layout = performance.now() - pasted;
         // How long the page's thread is kept busy: the longest gap between a 10 ms timer's ticks.
-        let last = performance.now(), gap = 0;
-        const timer = setInterval(() => { const now = performance.now(); gap = Math.max(gap, now - last); last = now; }, 10);
-        const start = performance.now();
-        $("input").dispatchEvent(new Event("input", { bubbles: true }));
-        const working = $("status").textContent;
-        await until(/^Encoded/);
-        const took = performance.now() - start;
-        // A few frames drawn with the preview.
-        await new Promise((ok) => setTimeout(ok, 300));
-        clearInterval(timer);
+        // On a loaded machine the scheduler alone can hold the page's thread for that long, so
+        // a gap over the bound is measured again, twice at most: a page that does the work on
+        // its own thread (a second or more) is over it every time.
+        const attempts = [];
+        let working;
+        for (let k = 0; k < 3 && !(attempts.at(-1)?.gap < 200); k++) {
+          let last = performance.now(), gap = 0;
+          const timer = setInterval(() => { const now = performance.now(); gap = Math.max(gap, now - last); last = now; }, 10);
+          const start = performance.now();
+          $("input").dispatchEvent(new Event("input", { bubbles: true }));
+          working ??= $("status").textContent;
+          await until(/^Encoded/);
+          const took = performance.now() - start;
+          // A few frames drawn with the preview.
+          await new Promise((ok) => setTimeout(ok, 300));
+          clearInterval(timer);
+          attempts.push({ took, gap });
+        }
+        const { took, gap } = attempts.at(-1);
         const status = $("status").textContent;
         const head = want.slice(0, 65536) === $("output").textContent || $("output").textContent.slice(0, 80);
         let copied = null;
         navigator.clipboard.writeText = async (text) => { copied = text; };
         $("copy").click();
-        await new Promise((ok) => setTimeout(ok, 50));
+        // The whole output is read from its Blob first.
+        for (let i = 0; i < 500 && $("copy").textContent !== "Copied"; i++) await new Promise((ok) => setTimeout(ok, 10));
         delete navigator.clipboard.writeText;
         const copyLabel = $("copy").textContent;
         let blob = null;
@@ -548,12 +558,13 @@ try {
         await until(/^Decoded/);
         // The button says "Copy output" again after a moment.
         await new Promise((ok) => setTimeout(ok, 1600));
-        return { working, took, gap, layout, status, length: want.length, head, copyLabel, copyAfter: $("copy").textContent,
+        return { working, took, gap, attempts: attempts.length, layout, status, length: want.length, head, copyLabel, copyAfter: $("copy").textContent,
           copied: copied === want || copied?.length, blob: blob && blob.size, blobTail: blob && (await blob.slice(-100).text()) === want.slice(-100),
           decodeTook: performance.now() - decodeStart, decoded: $("output").textContent.length, decodeStatus: $("status").textContent };
       });
       console.log(`  20 MB: the textarea's layout ${Math.round(r.layout)} ms; shown ${Math.round(r.took)} ms after the input event,`
-        + ` the page's thread busy ${Math.round(r.gap)} ms at most meanwhile;`
+        + ` the page's thread busy ${Math.round(r.gap)} ms at most meanwhile`
+        + `${r.attempts > 1 ? ` (measured ${r.attempts} times)` : ""};`
         + ` 2 MB decoded and shown after ${Math.round(r.decodeTook)} ms`);
       assert.equal(r.working, "Working on 21,250,000 characters…");
       assert.equal(r.status, `Encoded: ${r.length.toLocaleString("en")} characters. The box shows the first 65,536; Copy and Download give all of them.`);
