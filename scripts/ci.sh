@@ -375,23 +375,32 @@ main() {
   local times=${PCTENC_CI_TIMES:-}
   local own=
   [ -n "$times" ] || { times=$(mktemp) && own=1; }
-  local start status
+  local start status log
   for name in "$@"; do
     printf '\n==> %s (%s)\n' "$name" "$(date -u +%H:%M:%S)"
     start=$SECONDS
     # In a subshell, with errexit on inside it: not as `( ... ) || status=$?`, where bash
-    # would ignore errexit for the whole step.
+    # would ignore errexit for the whole step. Its output is also kept, to repeat its end
+    # for .ci/run ($PCTENC_CI_FAILED) under the table, where the other lane's output does
+    # not come between.
+    log=$(mktemp)
     set +e
     (
       set -e
       "step_${name//-/_}"
-    )
-    status=$?
+    ) 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
     set -e
+    [ "$status" -ne 0 ] || rm -f "$log"
     printf '%s\t%d\t%s\t%s\n' "$name" $((SECONDS - start)) "$([ "$status" -eq 0 ] && echo ok || echo "FAILED ($status)")" \
       "${PCTENC_CI_LANE:--}" >>"$times"
     if [ "$status" -ne 0 ]; then
       echo "step \"$name\" failed (status $status)" >&2
+      if [ -n "${PCTENC_CI_FAILED:-}" ]; then
+        { printf '\n==> step "%s" failed (status %d): the end of its output\n' "$name" "$status"
+          tail -n 60 "$log"; } >>"$PCTENC_CI_FAILED"
+      fi
+      rm -f "$log"
       [ -z "$own" ] || { times_table "$times"; rm -f "$times"; }
       exit 1
     fi
