@@ -171,6 +171,35 @@ step_bench_build() {
   cargo bench --no-run
 }
 
+# the declared minimum Rust (rust-version, 1.89): the library and every member but
+# pctenc-datafusion (whose minimum is DataFusion's own) checked with that toolchain
+step_msrv() {
+  lane_b
+  local version packages
+  version=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+  packages=$(members_with_rust_version "$version")
+  rustup toolchain install "$version" --profile minimal >/dev/null
+  say "cargo +$version check $packages"
+  # A folder of its own: another compiler's outputs share nothing with the others.
+  # shellcheck disable=SC2086 # $packages is words
+  CARGO_TARGET_DIR=$CARGO_TARGET_DIR/msrv cargo "+$version" check --locked --all-targets $packages
+}
+
+# `-p NAME` for the library and each member whose Cargo.toml declares rust-version VERSION;
+# fails if one declares another.
+members_with_rust_version() {
+  local manifest declared
+  for manifest in Cargo.toml */Cargo.toml; do
+    declared=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' "$manifest")
+    [ -n "$declared" ] || continue
+    if [ "$declared" != "$1" ]; then
+      echo "$manifest declares rust-version $declared, not the workspace's $1: CI checks only $1" >&2
+      return 1
+    fi
+    printf -- '-p %s ' "$(sed -n 's/^name = "\(.*\)"/\1/p' "$manifest" | head -n 1)"
+  done
+}
+
 # pctenc-capi: header current, libraries, C tests plain, under ASan/UBSan and Valgrind,
 # example, differential test
 step_capi() {
