@@ -245,11 +245,26 @@ typedef enum pctenc_error_kind {
 } pctenc_error_kind;
 
 /**
+ * A decoding stream: a decoder's rules, and what the next piece may still complete (an
+ * escape, a UTF-8 sequence, a `%u` surrogate pair). Built by `pctenc_decode_stream_new`,
+ * freed by `pctenc_decode_stream_free`. One thread at a time.
+ */
+typedef struct pctenc_decode_stream pctenc_decode_stream;
+
+/**
  * A decoder: strict or lenient, `+` as space, UTF-8 mode, kept and rejected escapes. Built
  * by `pctenc_decoder_new`, freed by `pctenc_decoder_free`. Immutable once built: any number
  * of threads may use one handle at the same time.
  */
 typedef struct pctenc_decoder pctenc_decoder;
+
+/**
+ * An encoding stream: an encoder's rules, and the at most three input bytes at the end of the
+ * last piece whose encoding the next piece may change. Built by `pctenc_encode_stream_new`,
+ * freed by `pctenc_encode_stream_free`. Unlike an encoder, a stream changes at every call:
+ * one thread at a time.
+ */
+typedef struct pctenc_encode_stream pctenc_encode_stream;
 
 /**
  * An encoder: a set of bytes to escape and how to write the escapes. Built by
@@ -682,6 +697,209 @@ enum pctenc_status pctenc_form_parse(const uint8_t *src,
                                      pctenc_form_callback callback,
                                      void *user,
                                      struct pctenc_error *err);
+
+/**
+ * Starts an encoding stream with the rules of `enc` (which may be freed afterwards: the
+ * stream keeps a copy).
+ *
+ * Writes: `*out`, the new stream (NULL on failure); `*err` when not NULL.
+ * Returns `PCTENC_OK`, `PCTENC_BAD_ARGUMENT` (NULL `enc` or `out`), or
+ * `PCTENC_OUT_OF_MEMORY` (the stream's 12 KiB buffer and the handle are its only
+ * allocations: `update` and `finish` allocate nothing).
+ * Ownership: the caller owns the stream and frees it with `pctenc_encode_stream_free`.
+ *
+ * # Safety
+ *
+ * `enc` is NULL or a live encoder; `out` and `err` are NULL or writable.
+ */
+enum pctenc_status pctenc_encode_stream_new(const struct pctenc_encoder *enc,
+                                            struct pctenc_encode_stream **out,
+                                            struct pctenc_error *err);
+
+/**
+ * The most bytes `pctenc_encode_stream_update` writes for `len` more input bytes, or, with
+ * `len` 0, the room `pctenc_encode_stream_finish` needs: three bytes for each input byte and
+ * each byte the stream holds back. A buffer that large takes all of the input in one call.
+ *
+ * Returns the size, `SIZE_MAX` when it does not fit in a `size_t`, or for a NULL `stream`.
+ *
+ * # Safety
+ *
+ * `stream` is NULL or a live encoding stream.
+ */
+size_t pctenc_encode_stream_max_output(const struct pctenc_encode_stream *stream,
+                                       size_t len);
+
+/**
+ * Encodes the next piece of the stream, `src` (`len` bytes), into `dst` (room for `cap`
+ * bytes). Consumes as much of `src` as surely fits: all of it when `cap` is at least
+ * `pctenc_encode_stream_max_output(stream, len)`; otherwise a prefix, and the caller calls
+ * again with the rest (`src + *consumed`) once it has drained `dst`. The last bytes consumed
+ * may be held back, when the next piece can change their encoding (`PCTENC_ENCODE_IRI`: a
+ * UTF-8 sequence cut short; `PCTENC_ENCODE_KEEP_ESCAPES`: a `%` and up to one hex digit):
+ * `pctenc_encode_stream_finish` writes them at the end. The output of all the pieces and the
+ * finish is exactly `pctenc_encode` of their concatenation.
+ *
+ * Writes: `dst[0..*written)`; `*consumed` and `*written` (both 0 on failure); `*err` when not
+ * NULL.
+ * Returns `PCTENC_OK`; `PCTENC_BUFFER_TOO_SMALL` when `len > 0` and not one byte fits
+ * (nothing consumed; `pctenc_encode_stream_max_output(stream, 1)` bytes are always enough);
+ * `PCTENC_BAD_ARGUMENT` (NULL `stream`, `consumed` or `written`, a NULL buffer with a
+ * length, overlapping buffers). Encoding never fails on input.
+ * One thread at a time per stream.
+ *
+ * # Safety
+ *
+ * `stream` is NULL or a live encoding stream no other thread is using; `src` is readable for
+ * `len` bytes and `dst` writable for `cap` bytes (or the length is 0); `consumed`,
+ * `written` and `err` are NULL or writable.
+ */
+enum pctenc_status pctenc_encode_stream_update(struct pctenc_encode_stream *stream,
+                                               const uint8_t *src,
+                                               size_t len,
+                                               uint8_t *dst,
+                                               size_t cap,
+                                               size_t *consumed,
+                                               size_t *written,
+                                               struct pctenc_error *err);
+
+/**
+ * Ends the stream: writes the encoding of the bytes held back into `dst` (room for `cap`
+ * bytes; `pctenc_encode_stream_max_output(stream, 0)` is enough). The stream can then start
+ * again, as new.
+ *
+ * Writes: `dst[0..*written)`; `*written` (the room needed on `PCTENC_BUFFER_TOO_SMALL`, else 0
+ * on failure); `*err` when not NULL.
+ * Returns `PCTENC_OK`; `PCTENC_BUFFER_TOO_SMALL` (the stream unchanged: call again with more
+ * room); `PCTENC_BAD_ARGUMENT` (NULL `stream` or `written`, NULL `dst` with `cap > 0`).
+ *
+ * # Safety
+ *
+ * `stream` is NULL or a live encoding stream no other thread is using; `dst` is writable for
+ * `cap` bytes (or `cap` is 0); `written` and `err` are NULL or writable.
+ */
+enum pctenc_status pctenc_encode_stream_finish(struct pctenc_encode_stream *stream,
+                                               uint8_t *dst,
+                                               size_t cap,
+                                               size_t *written,
+                                               struct pctenc_error *err);
+
+/**
+ * Frees an encoding stream, with what it holds back (call `pctenc_encode_stream_finish`
+ * first to have it). NULL is allowed and does nothing.
+ *
+ * # Safety
+ *
+ * `stream` is NULL or a stream from `pctenc_encode_stream_new` not freed yet, and no other
+ * thread is using it.
+ */
+void pctenc_encode_stream_free(struct pctenc_encode_stream *stream);
+
+/**
+ * Starts a decoding stream with the rules of `dec` (which may be freed afterwards: the
+ * stream keeps a copy).
+ *
+ * Writes: `*out`, the new stream (NULL on failure); `*err` when not NULL.
+ * Returns `PCTENC_OK`, `PCTENC_BAD_ARGUMENT` (NULL `dec` or `out`), or
+ * `PCTENC_OUT_OF_MEMORY` (the stream's buffer, 4 KiB or 12 KiB with
+ * `PCTENC_DECODE_UTF8_LOSSY`, and the handle are its only allocations: `update` and
+ * `finish` allocate nothing).
+ * Ownership: the caller owns the stream and frees it with `pctenc_decode_stream_free`.
+ *
+ * # Safety
+ *
+ * `dec` is NULL or a live decoder; `out` and `err` are NULL or writable.
+ */
+enum pctenc_status pctenc_decode_stream_new(const struct pctenc_decoder *dec,
+                                            struct pctenc_decode_stream **out,
+                                            struct pctenc_error *err);
+
+/**
+ * The most bytes `pctenc_decode_stream_update` writes for `len` more input bytes, or, with
+ * `len` 0, the room `pctenc_decode_stream_finish` needs: one byte for each input byte and
+ * each byte held back (three with `PCTENC_DECODE_UTF8_LOSSY`, as `pctenc_decoded_len_max`).
+ *
+ * Returns the size, `SIZE_MAX` when it does not fit in a `size_t`, or for a NULL `stream`.
+ *
+ * # Safety
+ *
+ * `stream` is NULL or a live decoding stream.
+ */
+size_t pctenc_decode_stream_max_output(const struct pctenc_decode_stream *stream,
+                                       size_t len);
+
+/**
+ * Decodes the next piece of the stream, `src` (`len` bytes), into `dst` (room for `cap`
+ * bytes). Consumes as much of `src` as surely fits, as `pctenc_encode_stream_update` does.
+ * What the next piece may complete is held back: a `%` and up to one digit, the escapes of a
+ * UTF-8 sequence cut short (`PCTENC_DECODE_UTF8_STRICT` or `_LOSSY`), a `%u` high surrogate
+ * and the start of what may be its low half (`PCTENC_DECODE_LEGACY_U`).
+ * `pctenc_decode_stream_finish` settles them at the end. The output of all the pieces and the
+ * finish is exactly `pctenc_decode` of their concatenation, and so are the errors: an error
+ * is reported as soon as the input consumed shows it, with its offset from the start of the
+ * stream (not of this piece), and a truncated tail by `finish`.
+ *
+ * Writes: `dst[0..*written)`; `*consumed` and `*written` (both 0 on failure, and `dst`'s
+ * contents then unspecified); `*err` when not NULL.
+ * Returns `PCTENC_OK`; `PCTENC_INVALID_INPUT` (kind and stream offset in `*err`; the stream
+ * is then over, and every later call returns the same error); `PCTENC_BUFFER_TOO_SMALL` when
+ * `len > 0` and not one byte fits (nothing consumed;
+ * `pctenc_decode_stream_max_output(stream, 1)` bytes are always enough);
+ * `PCTENC_BAD_ARGUMENT` (NULL `stream`, `consumed` or `written`, a NULL buffer with a length,
+ * overlapping buffers).
+ * One thread at a time per stream.
+ *
+ * # Safety
+ *
+ * `stream` is NULL or a live decoding stream no other thread is using; `src` is readable for
+ * `len` bytes and `dst` writable for `cap` bytes (or the length is 0); `consumed`,
+ * `written` and `err` are NULL or writable.
+ */
+enum pctenc_status pctenc_decode_stream_update(struct pctenc_decode_stream *stream,
+                                               const uint8_t *src,
+                                               size_t len,
+                                               uint8_t *dst,
+                                               size_t cap,
+                                               size_t *consumed,
+                                               size_t *written,
+                                               struct pctenc_error *err);
+
+/**
+ * Ends the stream: decodes what was held back into `dst` (room for `cap` bytes;
+ * `pctenc_decode_stream_max_output(stream, 0)` is enough), and reports a tail left
+ * unfinished as `pctenc_decode` reports it at the end of an input: a `%` without its two
+ * digits (`PCTENC_KIND_TRUNCATED_ESCAPE`, unless lenient, which copies it), a UTF-8 sequence
+ * cut short (`PCTENC_KIND_INVALID_UTF8` with `PCTENC_DECODE_UTF8_STRICT`; U+FFFD with
+ * `_LOSSY`), a lone `%u` high surrogate. On success the stream can start again, as new.
+ *
+ * Writes: `dst[0..*written)`; `*written` (the room needed on `PCTENC_BUFFER_TOO_SMALL`, else 0
+ * on failure); `*err` when not NULL.
+ * Returns `PCTENC_OK`; `PCTENC_INVALID_INPUT` (kind and stream offset in `*err`);
+ * `PCTENC_BUFFER_TOO_SMALL` (the stream unchanged: call again with more room);
+ * `PCTENC_BAD_ARGUMENT` (NULL `stream` or `written`, NULL `dst` with `cap > 0`).
+ *
+ * # Safety
+ *
+ * `stream` is NULL or a live decoding stream no other thread is using; `dst` is writable for
+ * `cap` bytes (or `cap` is 0); `written` and `err` are NULL or writable.
+ */
+enum pctenc_status pctenc_decode_stream_finish(struct pctenc_decode_stream *stream,
+                                               uint8_t *dst,
+                                               size_t cap,
+                                               size_t *written,
+                                               struct pctenc_error *err);
+
+/**
+ * Frees a decoding stream, with what it holds back (call `pctenc_decode_stream_finish` first
+ * to have it, or to learn that the input ended inside an escape). NULL is allowed and does
+ * nothing.
+ *
+ * # Safety
+ *
+ * `stream` is NULL or a stream from `pctenc_decode_stream_new` not freed yet, and no other
+ * thread is using it.
+ */
+void pctenc_decode_stream_free(struct pctenc_decode_stream *stream);
 
 #ifdef __cplusplus
 }  // extern "C"

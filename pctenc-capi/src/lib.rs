@@ -21,6 +21,9 @@ use std::panic::catch_unwind;
 
 use pctenc_core::{DecodeErrorKind, Decoder, Encoder, Reject, Set, Utf8Mode, ValidationErrorKind};
 
+mod stream;
+pub use stream::*;
+
 /// What a function did. Every function that can fail returns one, and stores the same value
 /// in `pctenc_error.status` when it is given an error struct.
 #[repr(C)]
