@@ -11,12 +11,14 @@
  *  - Every `pctenc_error *err` may be NULL; when it is not, all its fields are written.
  *  - Handles (pctenc_encoder, pctenc_decoder) are immutable once built: one handle may be
  *    used by any number of threads at once, without locking. Free each once, when no thread
- *    uses it any more.
+ *    uses it any more. Streams (pctenc_encode_stream, pctenc_decode_stream) change at every
+ *    call: one thread at a time each.
  *  - Strings returned (pctenc_version, pctenc_status_str, ...) are static: never free them.
  *  - No Rust panic crosses into C: each function catches one and returns
  *    PCTENC_INTERNAL_ERROR (none is known to be reachable).
- *  - Nothing allocates except pctenc_*_new (the handle) and pctenc_form_parse (a piece
- *    that changes when decoded; PCTENC_OUT_OF_MEMORY when it cannot).
+ *  - Nothing allocates except pctenc_*_new (the handle; a stream's buffer) and
+ *    pctenc_form_parse (a piece that changes when decoded; PCTENC_OUT_OF_MEMORY when it
+ *    cannot).
  */
 
 #ifndef PCTENC_H
