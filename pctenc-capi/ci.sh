@@ -162,6 +162,12 @@ for kind in shared static; do
   else
     # shellcheck disable=SC2046
     cc "$work/hello.c" $(pkg-config --static --cflags --libs pctenc) -o "$work/hello-pc"
+    # And fully static: no shared library at all at run time.
+    # shellcheck disable=SC2046
+    cc -static "$work/hello.c" $(pkg-config --static --cflags --libs pctenc) -o "$work/hello-pc-static" 2>"$work/static.log" ||
+      { cat "$work/static.log"; exit 1; }
+    readelf -d "$work/hello-pc-static" | grep 'There is no dynamic section' >/dev/null
+    "$work/hello-pc-static" | diff -u "$work/hello.expected" -
   fi
   "$work/hello-pc" | diff -u "$work/hello.expected" -
   echo "pkg-config ($kind): ok"

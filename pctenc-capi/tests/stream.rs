@@ -293,22 +293,18 @@ proptest! {
     }
 }
 
-/// The examples: each was wrong when the one-shot functions ran piece by piece.
+/// Inputs in pieces that the one-shot functions, called piece by piece, get wrong.
 #[test]
 fn pieces_that_one_shot_calls_get_wrong() {
     let decode = |flags: u32, parts: &[&[u8]]| {
         let mut dec = ptr::null_mut();
         // SAFETY: no kept set, a valid out pointer.
-        assert_eq!(
-            unsafe { pctenc_decoder_new(flags, ptr::null(), &mut dec, ptr::null_mut()) },
-            pctenc_status::PCTENC_OK
-        );
+        let st = unsafe { pctenc_decoder_new(flags, ptr::null(), &mut dec, ptr::null_mut()) };
+        assert_eq!(st, pctenc_status::PCTENC_OK);
         let mut stream = ptr::null_mut();
         // SAFETY: a live decoder.
-        assert_eq!(
-            unsafe { pctenc_decode_stream_new(dec, &mut stream, ptr::null_mut()) },
-            pctenc_status::PCTENC_OK
-        );
+        let st = unsafe { pctenc_decode_stream_new(dec, &mut stream, ptr::null_mut()) };
+        assert_eq!(st, pctenc_status::PCTENC_OK);
         // SAFETY: a live decoder, freed once (the stream keeps a copy).
         unsafe { pctenc_decoder_free(dec) };
         drive(&DECODE, stream, parts, &[64]).unwrap()
@@ -325,16 +321,13 @@ fn pieces_that_one_shot_calls_get_wrong() {
     let encode = |name: &str, flags: u32, parts: &[&[u8]]| {
         let mut enc = ptr::null_mut();
         // SAFETY: a valid name and out pointer.
-        assert_eq!(
-            unsafe { pctenc_encoder_new(name.as_ptr().cast(), name.len(), flags, &mut enc, ptr::null_mut()) },
-            pctenc_status::PCTENC_OK
-        );
+        let st =
+            unsafe { pctenc_encoder_new(name.as_ptr().cast(), name.len(), flags, &mut enc, ptr::null_mut()) };
+        assert_eq!(st, pctenc_status::PCTENC_OK);
         let mut stream = ptr::null_mut();
         // SAFETY: a live encoder.
-        assert_eq!(
-            unsafe { pctenc_encode_stream_new(enc, &mut stream, ptr::null_mut()) },
-            pctenc_status::PCTENC_OK
-        );
+        let st = unsafe { pctenc_encode_stream_new(enc, &mut stream, ptr::null_mut()) };
+        assert_eq!(st, pctenc_status::PCTENC_OK);
         // SAFETY: a live encoder, freed once.
         unsafe { pctenc_encoder_free(enc) };
         drive(&ENCODE, stream, parts, &[64]).unwrap().unwrap()
