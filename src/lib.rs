@@ -163,6 +163,7 @@ mod hex;
 #[cfg(feature = "std")]
 pub mod io;
 mod iri;
+mod kernel_io;
 mod named;
 mod normalize;
 #[cfg(feature = "rayon")]

@@ -19,7 +19,8 @@ pub use stream::StreamDecoder;
 
 #[cfg(doc)]
 use crate::DecodeErrorKind;
-use crate::scalar::decode::{self as scalar, Rules, Step};
+use crate::kernel_io::{Rules, Step};
+use crate::scalar::decode as scalar;
 use crate::{DecodeError, Engine, Set};
 
 /// Percent-decodes with one choice of the three switches of `DECODING.md`: what a malformed
@@ -199,7 +200,7 @@ impl Decoder {
     #[inline]
     pub(crate) fn bytes_into(&self, input: &[u8], out: &mut [u8], last: bool) -> Result<Step, DecodeError> {
         // SAFETY: the decoders write only bytes.
-        self.bytes(input, unsafe { crate::scalar::as_uninit(out) }, last)
+        self.bytes(input, unsafe { crate::kernel_io::as_uninit(out) }, last)
     }
 
     /// When `on`, a `%` not followed by two hex digits is copied as is (the WHATWG URL

@@ -10,9 +10,9 @@ use super::{Decoder, Utf8Mode};
 use crate::DecodeError;
 #[cfg(doc)]
 use crate::DecodeErrorKind;
-use crate::scalar::decode as scalar;
 #[cfg(feature = "alloc")]
-use crate::scalar::decode::Step;
+use crate::kernel_io::Step;
+use crate::scalar::decode as scalar;
 
 impl Decoder {
     #[cfg(feature = "alloc")]

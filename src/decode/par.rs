@@ -8,10 +8,10 @@ use rayon::prelude::*;
 
 use std::io::{self, Write};
 
+use crate::kernel_io::Step;
 use crate::par::{
     Buffers, Slot, at_char_boundary, borders, fill_spare, outside_escape, window, windows, write_all,
 };
-use crate::scalar::decode::Step;
 use crate::{DecodeError, Decoder, Utf8Mode, simd};
 
 /// The set of `%` alone.

@@ -296,7 +296,7 @@ impl Encoder {
         let input = input.as_ref();
         let available = out.len();
         // SAFETY: the encoders write only initialised bytes (and never read `out`).
-        let uninit = unsafe { crate::scalar::as_uninit(out) };
+        let uninit = unsafe { crate::kernel_io::as_uninit(out) };
         // One pass: the size is only computed when it turns out not to fit.
         self.write(input, uninit).ok_or_else(|| BufferTooSmall { needed: self.encoded_len(input), available })
     }
@@ -320,7 +320,7 @@ impl Encoder {
                 Part::Escape(escape) => escape,
                 Part::Stray => b"%25",
             };
-            crate::scalar::put(out.get_mut(written..written + copy.len())?, copy);
+            crate::kernel_io::put(out.get_mut(written..written + copy.len())?, copy);
             written += copy.len();
             Some(())
         })?;
@@ -698,7 +698,7 @@ const ESTIMATED: usize = 1 << 20;
 /// room: the rest at that call's output-per-input ratio (at least 1, at most 3), plus a
 /// margin; always room for the next block, so each round makes progress.
 #[cfg(feature = "alloc")]
-fn regrow(rest: usize, done: crate::scalar::encode::Partial) -> usize {
+fn regrow(rest: usize, done: crate::kernel_io::Partial) -> usize {
     // In eighths: 8 to 24.
     let ratio = match done.read {
         0 => 24,

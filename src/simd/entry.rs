@@ -145,10 +145,10 @@ macro_rules! backend {
             set: &$crate::Set,
             digits: &[u8; 16],
             out: &mut [core::mem::MaybeUninit<u8>],
-        ) -> $crate::scalar::encode::Partial {
+        ) -> $crate::kernel_io::Partial {
             $crate::simd::entry::short_input! {
                 len: input.len(), short: SHORT, block: <$kernel as $crate::simd::kernel::Kernel>::BYTES,
-                scalar: $crate::scalar::encode::Partial::of(
+                scalar: $crate::kernel_io::Partial::of(
                     $crate::scalar::encode::encode(input, set, digits, out),
                     input.len(),
                 ),
@@ -171,10 +171,10 @@ macro_rules! backend {
             set: &$crate::Set,
             digits: &[u8; 16],
             out: &mut [core::mem::MaybeUninit<u8>],
-        ) -> $crate::scalar::encode::Partial {
+        ) -> $crate::kernel_io::Partial {
             // SAFETY: the features are available (caller).
             let result = unsafe { $crate::simd::generic::encode::encode::<$kernel>(input, set, digits, out) };
-            $crate::scalar::encode::Partial::of(result, input.len())
+            $crate::kernel_io::Partial::of(result, input.len())
         }
 
         /// How far whole blocks prove `input` a valid encoding for `set` (a token boundary).
@@ -210,9 +210,9 @@ macro_rules! backend {
         pub(crate) unsafe fn decode(
             input: &[u8],
             out: &mut [core::mem::MaybeUninit<u8>],
-            rules: $crate::scalar::decode::Rules,
+            rules: $crate::kernel_io::Rules,
             last: bool,
-        ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
+        ) -> Result<$crate::kernel_io::Step, $crate::DecodeError> {
             // A block is not enough: the vector decoder also looks at the two bytes after it.
             // Too short for any backend's block and those two bytes, the scalar code, which
             // the vector decoder would run on all of it.
@@ -236,9 +236,9 @@ macro_rules! backend {
         unsafe fn decode_blocks(
             input: &[u8],
             out: &mut [core::mem::MaybeUninit<u8>],
-            rules: $crate::scalar::decode::Rules,
+            rules: $crate::kernel_io::Rules,
             last: bool,
-        ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
+        ) -> Result<$crate::kernel_io::Step, $crate::DecodeError> {
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::decode::decode::<$kernel>(input, out, rules, last, decode_escape_run) }
         }
