@@ -164,7 +164,6 @@ mod hex;
 pub mod io;
 mod iri;
 mod kernel_io;
-mod named;
 mod normalize;
 #[cfg(feature = "rayon")]
 mod par;
@@ -192,13 +191,12 @@ pub use error::{
 };
 #[cfg(feature = "std")]
 pub use io::{DecodeReader, DecodeWriter, EncodeReader, EncodeWriter};
-pub use named::ParseSetError;
 #[cfg(feature = "alloc")]
 pub use normalize::normalize;
 pub use normalize::{normalize_in_place, normalize_slice};
 #[cfg(feature = "rayon")]
 pub use par::{PAR_DECODE_THRESHOLD, PAR_ENCODE_THRESHOLD};
-pub use set::Set;
+pub use set::{ParseSetError, Set};
 pub use simd::engine::{Backend, Engine};
 
 /// Percent-encodes `input` with `set`, borrowing it when nothing needs escaping.
