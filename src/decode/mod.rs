@@ -1,10 +1,12 @@
 //! Decoding: [`Decoder`], its switches and presets. The rest of it by job: `options.rs`
-//! ([`Utf8Mode`], [`Reject`]), `output.rs` (the output forms and sizing), `errors.rs` (which
-//! problem is reported, and where), `debug.rs` (`Debug`), `stream.rs` ([`StreamDecoder`]),
-//! `par.rs` (the parallel paths), `utf8.rs` (the UTF-8 step).
+//! ([`Utf8Mode`], [`Reject`]), `output.rs` (the output forms and sizing), `check.rs` (which
+//! problem is reported, and where), `lossy.rs` (lossy output that outgrows a slice),
+//! `debug.rs` (`Debug`), `stream.rs` ([`StreamDecoder`]), `par.rs` (the parallel paths),
+//! `utf8.rs` (the UTF-8 step).
 
+mod check;
 mod debug;
-mod errors;
+mod lossy;
 mod options;
 mod output;
 #[cfg(feature = "rayon")]

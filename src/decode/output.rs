@@ -4,7 +4,7 @@
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String, vec::Vec};
 
-use super::errors::{lossy_fit, unfinished_tail};
+use super::lossy::{lossy_fit, unfinished_tail};
 use super::utf8::{self, Utf8End};
 use super::{Decoder, Utf8Mode};
 use crate::DecodeError;
