@@ -638,7 +638,7 @@ pub fn pool() -> &'static rayon::ThreadPool {
 /// 64 KiB chunks unconditionally (src/lib.rs), and the targets give it more than twice that,
 /// so the input is cut into several chunks (wherever `par::borders` finds a safe place). The
 /// public functions go parallel when the input is at least the threshold and the pool has
-/// more than one thread (src/encode/mod.rs): both are asserted here.
+/// more than one thread (src/encode/output.rs): both are asserted here.
 pub fn parallel_encode(enc: Encoder, big: &[u8], cut: usize, public: bool) {
     let case = || format!("{enc:?} on b\"{}\", cut at {cut}, public API {public}", show(big));
     pool().install(|| {
