@@ -22,7 +22,11 @@ use crate::{Engine, Set, hex, simd};
 /// The free functions ([`encode`](crate::encode), [`encode_slice`](crate::encode_slice), ...)
 /// are shortcuts for `Encoder::new(set)`; an `Encoder` also offers lowercase hex digits, the
 /// UTF-16 and lazy forms, and re-quoting ([`keep_escapes`](Encoder::keep_escapes)). It is
-/// `Copy` and cheap to build: make one where it is needed.
+/// `Copy` and cheap to build: make one where it is needed. Each option reads back as the
+/// [`Decoder`](crate::Decoder)'s do: a switch `x(on)` as a question, `is_x()`
+/// ([`is_lowercase`](Encoder::is_lowercase)), `x(value)` as `x_value()`
+/// ([`engine_value`](Encoder::engine_value)); the set, given to [`new`](Encoder::new) or
+/// [`with_set`](Encoder::with_set), as [`set`](Encoder::set).
 ///
 /// ```
 /// use pctenc::{sets, Encoder};
@@ -77,14 +81,21 @@ impl Encoder {
         Encoder { engine: Some(engine), ..self }
     }
 
-    /// The engine this encoder runs on.
+    /// The engine this encoder runs on: the one given to [`engine`](Encoder::engine), else
+    /// the best one this CPU has.
     ///
     /// ```
     /// let enc = pctenc::Encoder::new(pctenc::sets::URI);
-    /// assert_eq!(enc.engine_in_use(), pctenc::Engine::detect());
+    /// assert_eq!(enc.engine_value(), pctenc::Engine::detect());
     /// ```
-    pub fn engine_in_use(&self) -> Engine {
+    pub fn engine_value(&self) -> Engine {
         self.engine.unwrap_or_else(Engine::detect)
+    }
+
+    /// The engine this encoder runs on: renamed [`engine_value`](Encoder::engine_value).
+    #[deprecated(since = "0.2.0", note = "renamed to `engine_value`")]
+    pub fn engine_in_use(&self) -> Engine {
+        self.engine_value()
     }
 
     /// Writes hex digits in lowercase (`%c3`) when `on`. Uppercase is the default and what
@@ -206,7 +217,7 @@ impl Encoder {
     /// assert!(enc.validate("a b").is_err());
     /// ```
     pub fn validate(&self, input: impl AsRef<[u8]>) -> Result<(), crate::ValidationError> {
-        let engine = self.engine_in_use();
+        let engine = self.engine_value();
         crate::scalar::validate::validate(input.as_ref(), &self.set, |i, s| simd::valid_prefix(engine, i, s))
     }
 }

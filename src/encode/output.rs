@@ -23,9 +23,9 @@ impl Encoder {
     pub fn checked_encoded_len(&self, input: impl AsRef<[u8]>) -> Option<usize> {
         let input = input.as_ref();
         if self.is_plain() {
-            return escaped_len(input.len(), simd::count_escapes(self.engine_in_use(), input, &self.set));
+            return escaped_len(input.len(), simd::count_escapes(self.engine_value(), input, &self.set));
         }
-        let (engine, text_set) = (self.engine_in_use(), self.text_set());
+        let (engine, text_set) = (self.engine_value(), self.text_set());
         // Each byte written as three: escapes, and stray `%`s when re-quoting (a copied
         // escape is as long as its input).
         let mut escapes = 0usize;
@@ -85,7 +85,7 @@ impl Encoder {
         }
         // The escapes before each bound, then each part's length from two of them.
         let mut lens = alloc::vec![0; bounds.len()];
-        simd::count_escapes_before(self.engine_in_use(), input, &self.set, base, bounds, &mut lens);
+        simd::count_escapes_before(self.engine_value(), input, &self.set, base, bounds, &mut lens);
         for i in 0..bounds.len() - 1 {
             let escapes = lens[i + 1] - lens[i];
             lens[i] = escaped_len(bounds[i + 1] - bounds[i], escapes).unwrap_or(usize::MAX);
@@ -125,9 +125,9 @@ impl Encoder {
     /// Writes only initialised bytes, and reads nothing of `out`.
     fn write(&self, input: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
         if self.is_plain() {
-            return simd::encode(self.engine_in_use(), input, &self.set, self.digits(), out).ok();
+            return simd::encode(self.engine_value(), input, &self.set, self.digits(), out).ok();
         }
-        let (engine, digits, text_set) = (self.engine_in_use(), self.digits(), self.text_set());
+        let (engine, digits, text_set) = (self.engine_value(), self.digits(), self.text_set());
         let mut written = 0;
         self.try_parts(input, |part| {
             let copy = match part {
@@ -171,7 +171,7 @@ impl Encoder {
         let input = input.as_ref();
         let out = if self.is_plain() && input.len() <= ESTIMATED {
             // Found, not counted: the output is written from the first byte that changes.
-            let first = simd::first_change(self.engine_in_use(), input, &self.set);
+            let first = simd::first_change(self.engine_value(), input, &self.set);
             if first == input.len() {
                 // SAFETY: nothing changes, so every byte is one the set keeps: ASCII (a plain
                 // set escapes every non-ASCII byte).
@@ -260,7 +260,7 @@ impl Encoder {
     #[cfg(feature = "alloc")]
     fn append_plain(&self, input: &[u8], out: &mut Vec<u8>) {
         debug_assert!(self.is_plain());
-        let (engine, digits) = (self.engine_in_use(), self.digits());
+        let (engine, digits) = (self.engine_value(), self.digits());
         let mut rest = input;
         loop {
             match simd::encode(engine, rest, &self.set, digits, out.spare_capacity_mut()) {
@@ -297,7 +297,7 @@ impl Encoder {
         if spare >= light {
             return light;
         }
-        let escapes = simd::count_escapes(self.engine_in_use(), &input[..SAMPLE], &self.set);
+        let escapes = simd::count_escapes(self.engine_value(), &input[..SAMPLE], &self.set);
         let extra = (input.len() / SAMPLE + 1).saturating_mul(2 * escapes);
         input
             .len()
