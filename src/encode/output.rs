@@ -396,8 +396,11 @@ impl Encoder {
         }
     }
 
-    /// The encoding of `input` as a `String`, on every thread of the rayon pool when `input`
-    /// is large: [`par_encode_vec`](Encoder::par_encode_vec).
+    /// [`encode`](Encoder::encode) on every thread of the rayon pool when `input` is large
+    /// (at least [`PAR_ENCODE_THRESHOLD`](crate::PAR_ENCODE_THRESHOLD) bytes, on a pool of
+    /// more than one thread): the same text, and the same type, so that one can stand in for
+    /// the other. Below that, it is `encode`, borrowing `input` when nothing needs escaping;
+    /// above it, the output is always owned ([`par_encode_vec`](Encoder::par_encode_vec)).
     ///
     /// ```
     /// let text = "Jürgen & Björk ".repeat(100_000);
@@ -405,11 +408,15 @@ impl Encoder {
     /// assert_eq!(enc.par_encode(&text), enc.encode(&text));
     /// ```
     #[cfg(feature = "rayon")]
-    pub fn par_encode(&self, input: impl AsRef<[u8]>) -> String {
+    pub fn par_encode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Cow<'a, str> {
+        let input = input.as_ref();
+        if input.len() < crate::PAR_ENCODE_THRESHOLD || crate::par::single_thread() {
+            return self.encode(input);
+        }
         let mut out = String::new();
         // SAFETY: as in `encode_string`, `par_encode_vec` appends only valid UTF-8.
         self.par_encode_vec(input, unsafe { out.as_mut_vec() });
-        out
+        Cow::Owned(out)
     }
 
     /// Encodes UTF-16 text (a JavaScript or Windows string) as its UTF-8 bytes, failing on a
