@@ -98,7 +98,7 @@
 //! | lazily, as `Display` or an iterator | [`percent_encode`], [`utf8_percent_encode`] |
 //! | UTF-16 text, JavaScript's lone-surrogate rule | [`encode_utf16`] (strict), [`encode_utf16_lossy`] (U+FFFD, as `URLSearchParams`) |
 //! | decode strictly / leniently | [`decode`], [`decode_lenient`] |
-//! | decode to text: strictly / never failing (U+FFFD) | [`decode_str`], [`decode_str_lossy`] |
+//! | decode to text: strictly / never failing (U+FFFD) | [`decode_to_str`], [`decode_to_str_lossy`] |
 //! | decode into your buffer or in place | [`Decoder::decode_slice`] (size it with [`decoded_len`], [`Decoder::decoded_len`]), [`decode_in_place`] |
 //! | decode as `decodeURI`, `unescape`; refuse `%2F`, `%00` | [`Decoder::URI`], [`Decoder::legacy_u`], [`Decoder::reject`] |
 //! | is it already encoded for a set? | [`validate`] |
@@ -118,8 +118,8 @@
 //! | `NON_ALPHANUMERIC` | [`sets::NON_ALPHANUMERIC`] |
 //! | `utf8_percent_encode(s, SET)` / `percent_encode(b, SET)` | [`utf8_percent_encode`]`(s, &SET)` / [`percent_encode`]`(b, &SET)`: same `Display`, `Iterator<Item = &str>` and `Into<Cow<str>>`; or [`encode`]`(s, &SET)`, the fast path |
 //! | `percent_decode(b).collect::<Vec<u8>>()` / `percent_decode_str(s)` | [`decode_lenient`]`(b)` (same lenient rule) |
-//! | `percent_decode(b).decode_utf8()`, `urlencoding::decode(s)` | [`decode_str`]`(b)` (strict escapes too; errors name the offset), or [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Strict`]`).decode_to_str(b)` (the same rule) |
-//! | `percent_decode(b).decode_utf8_lossy()` | [`decode_str_lossy`]`(b)` |
+//! | `percent_decode(b).decode_utf8()`, `urlencoding::decode(s)` | [`decode_to_str`]`(b)` (strict escapes too; errors name the offset), or [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Strict`]`).decode_to_str(b)` (the same rule) |
+//! | `percent_decode(b).decode_utf8_lossy()` | [`decode_to_str_lossy`]`(b)` |
 //!
 //! In most code the port is: replace `percent_encoding::` by `pctenc::`, pass the set by
 //! reference, and pick the pctenc set that matches the `AsciiSet` (or build it the same way).
@@ -163,7 +163,7 @@ mod hex;
 #[cfg(feature = "std")]
 pub mod io;
 mod iri;
-mod named;
+mod kernel_io;
 mod normalize;
 #[cfg(feature = "rayon")]
 mod par;
@@ -191,13 +191,12 @@ pub use error::{
 };
 #[cfg(feature = "std")]
 pub use io::{DecodeReader, DecodeWriter, EncodeReader, EncodeWriter};
-pub use named::ParseSetError;
 #[cfg(feature = "alloc")]
 pub use normalize::normalize;
 pub use normalize::{normalize_in_place, normalize_slice};
 #[cfg(feature = "rayon")]
 pub use par::{PAR_DECODE_THRESHOLD, PAR_ENCODE_THRESHOLD};
-pub use set::Set;
+pub use set::{ParseSetError, Set};
 pub use simd::engine::{Backend, Engine};
 
 /// Percent-encodes `input` with `set`, borrowing it when nothing needs escaping.
@@ -439,15 +438,27 @@ pub fn decode_lenient<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, [u8]> {
 /// ```
 /// use pctenc::DecodeErrorKind;
 ///
-/// assert_eq!(pctenc::decode_str("J%C3%BCrgen%20%26%20Bj%C3%B6rk").unwrap(), "Jürgen & Björk");
-/// let err = pctenc::decode_str("caf%E9").unwrap_err();
+/// assert_eq!(pctenc::decode_to_str("J%C3%BCrgen%20%26%20Bj%C3%B6rk").unwrap(), "Jürgen & Björk");
+/// let err = pctenc::decode_to_str("caf%E9").unwrap_err();
 /// assert_eq!((err.offset(), err.kind()), (3, DecodeErrorKind::InvalidUtf8));
-/// assert_eq!(pctenc::decode_str("100%").unwrap_err().kind(), DecodeErrorKind::TruncatedEscape);
-/// assert!(matches!(pctenc::decode_str("plain"), Ok(std::borrow::Cow::Borrowed("plain"))));
+/// assert_eq!(pctenc::decode_to_str("100%").unwrap_err().kind(), DecodeErrorKind::TruncatedEscape);
+/// assert!(matches!(pctenc::decode_to_str("plain"), Ok(std::borrow::Cow::Borrowed("plain"))));
 /// ```
 #[cfg(feature = "alloc")]
-pub fn decode_str<I: AsRef<[u8]> + ?Sized>(input: &I) -> Result<Cow<'_, str>, DecodeError> {
+pub fn decode_to_str<I: AsRef<[u8]> + ?Sized>(input: &I) -> Result<Cow<'_, str>, DecodeError> {
     Decoder::URI_COMPONENT.decode_to_str(input)
+}
+
+/// Decodes to text, strictly: renamed [`decode_to_str`], the name of the
+/// [`Decoder`] method it calls.
+///
+/// # Errors
+///
+/// As [`decode_to_str`].
+#[cfg(feature = "alloc")]
+#[deprecated(since = "0.2.0", note = "renamed to `decode_to_str`")]
+pub fn decode_str<I: AsRef<[u8]> + ?Sized>(input: &I) -> Result<Cow<'_, str>, DecodeError> {
+    decode_to_str(input)
 }
 
 /// Decodes to text and never fails: a `%` that starts no escape is copied (as
@@ -458,17 +469,25 @@ pub fn decode_str<I: AsRef<[u8]> + ?Sized>(input: &I) -> Result<Cow<'_, str>, De
 /// and is UTF-8.
 ///
 /// ```
-/// assert_eq!(pctenc::decode_str_lossy("caf%C3%A9 100%"), "café 100%");
-/// assert_eq!(pctenc::decode_str_lossy("caf%E9"), "caf\u{FFFD}");
-/// assert_eq!(pctenc::decode_str_lossy(b"a+b\xFF"), "a+b\u{FFFD}");
+/// assert_eq!(pctenc::decode_to_str_lossy("caf%C3%A9 100%"), "café 100%");
+/// assert_eq!(pctenc::decode_to_str_lossy("caf%E9"), "caf\u{FFFD}");
+/// assert_eq!(pctenc::decode_to_str_lossy(b"a+b\xFF"), "a+b\u{FFFD}");
 /// ```
 #[cfg(feature = "alloc")]
-pub fn decode_str_lossy<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, str> {
+pub fn decode_to_str_lossy<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, str> {
     match Decoder::new().lenient(true).utf8(Utf8Mode::Lossy).decode_to_str(input) {
         Ok(text) => text,
         // Lenient lossy decoding has no error case.
         Err(_) => unreachable!("lenient lossy decoding never fails"),
     }
+}
+
+/// Decodes to text and never fails: renamed [`decode_to_str_lossy`], after
+/// [`decode_to_str`].
+#[cfg(feature = "alloc")]
+#[deprecated(since = "0.2.0", note = "renamed to `decode_to_str_lossy`")]
+pub fn decode_str_lossy<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, str> {
+    decode_to_str_lossy(input)
 }
 
 /// Decodes `buf` in place, strictly (as [`decode`]), and returns the decoded length: the

@@ -1,4 +1,6 @@
-//! [`Set`]: which bytes get escaped, and how a space is written.
+//! [`Set`]: which bytes get escaped, and how a space is written; and [`ParseSetError`], the
+//! error of a set name that names none (the names are the predefined sets', in
+//! [`sets`](crate::sets)).
 
 use core::fmt;
 
@@ -482,6 +484,48 @@ impl Set {
 /// Checks that the nibble rows stay in step with the bitmap, and that a plus set escapes
 /// `+`, through every builder, for `sets` and their unions: the test of this file (sets of
 /// every shape) and that of `sets.rs` (the named ones) call it.
+/// The error of parsing a [`Set`] from a name that is not one of
+/// [`sets::NAMED`](crate::sets::NAMED). Its message names the input (with `alloc`) and lists
+/// the names that would have worked.
+///
+/// ```
+/// let err = "nope".parse::<pctenc::Set>().unwrap_err();
+/// assert_eq!(err.name(), "nope");
+/// let message = err.to_string();
+/// for named in pctenc::sets::NAMED {
+///     assert!(message.contains(named.name));
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSetError {
+    #[cfg(feature = "alloc")]
+    name: alloc::string::String,
+}
+
+impl ParseSetError {
+    pub(crate) fn new(name: &str) -> ParseSetError {
+        #[cfg(not(feature = "alloc"))]
+        let _ = name;
+        ParseSetError {
+            #[cfg(feature = "alloc")]
+            name: name.into(),
+        }
+    }
+
+    /// The name that was not found, as given.
+    ///
+    /// ```
+    /// assert_eq!("uri_componnent".parse::<pctenc::Set>().unwrap_err().name(), "uri_componnent");
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+// Its `Display`, which lists the names, is in `crate::sets` with them.
+impl core::error::Error for ParseSetError {}
+
 #[cfg(test)]
 pub(crate) fn check_builders(sets: &[Set]) {
     for &set in sets {

@@ -25,7 +25,9 @@
 //! assert_eq!(pctenc::encode("Jürgen & Björk", &sets::FORM), "J%C3%BCrgen+%26+Bj%C3%B6rk");
 //! ```
 
-use crate::Set;
+use core::fmt;
+
+use crate::set::{ParseSetError, Set};
 
 /// RFC 3986 section 2.3 unreserved characters: keeps letters, digits and `-._~`.
 /// Python's `quote(s, safe="")`, the `urlencoding` crate, jq's `@uri`.
@@ -251,6 +253,75 @@ pub const NAMED: &[NamedSet] = &[
         description: "everything but letters and digits (percent-encoding crate)",
     },
 ];
+
+// Sets by name: a `Set` knows nothing of the names the predefined ones go by, so what
+// needs them is here, beside them.
+
+impl Set {
+    /// Looks a set up by the name `SETS.md` and the CLI use (`"component"`, `"form"`, ...) or
+    /// an alias (`"uri-component"`, `"unreserved"`, ...). Case and `_`/`-` do not matter.
+    ///
+    /// ```
+    /// use pctenc::{sets, Set};
+    ///
+    /// assert_eq!(Set::by_name("component"), Some(sets::COMPONENT));
+    /// assert_eq!(Set::by_name("URI_COMPONENT"), Some(sets::COMPONENT));
+    /// assert_eq!(Set::by_name("nope"), None);
+    /// ```
+    pub fn by_name(name: &str) -> Option<Set> {
+        NAMED.iter().find(|n| n.matches(name)).map(|n| n.set)
+    }
+}
+
+impl Default for Set {
+    /// [`RFC3986`], the strictest standard set.
+    ///
+    /// ```
+    /// assert_eq!(pctenc::Set::default(), pctenc::sets::RFC3986);
+    /// ```
+    fn default() -> Set {
+        RFC3986
+    }
+}
+
+/// Parses a set name, as [`Set::by_name`] does: a name of [`NAMED`]
+/// (the names of `SETS.md`, the CLI's `--set` and `pctenc sets`) or one of its aliases, in
+/// any case, `_` and `-` alike. For sets read from a configuration file or a command line,
+/// where a wrong name deserves an error that lists the right ones.
+///
+/// ```
+/// use pctenc::{sets, Set};
+///
+/// let set: Set = "encodeURIComponent".parse().unwrap();
+/// assert_eq!(set, sets::COMPONENT);
+/// assert_eq!("FORM".parse::<Set>(), Ok(sets::FORM));
+///
+/// let err = "fromm".parse::<Set>().unwrap_err();
+/// assert!(err.to_string().starts_with("unknown set `fromm`: expected one of rfc3986, component, "));
+/// ```
+impl core::str::FromStr for Set {
+    type Err = ParseSetError;
+
+    fn from_str(name: &str) -> Result<Set, ParseSetError> {
+        Set::by_name(name).ok_or_else(|| ParseSetError::new(name))
+    }
+}
+
+impl fmt::Display for ParseSetError {
+    /// `unknown set `nope`: expected one of rfc3986, component, ...` (without `alloc`, the
+    /// name is left out).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        #[cfg(feature = "alloc")]
+        write!(f, "unknown set `{}`: expected one of ", self.name().escape_debug())?;
+        #[cfg(not(feature = "alloc"))]
+        f.write_str("unknown set name: expected one of ")?;
+        for (i, named) in NAMED.iter().enumerate() {
+            f.write_str(if i == 0 { "" } else { ", " })?;
+            f.write_str(named.name)?;
+        }
+        Ok(())
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -325,7 +325,7 @@ fn hostile_input() {
                 [STRICT, LOSSY, Decoder::new(), lenient.utf8(Utf8Mode::Strict), lenient.utf8(Utf8Mode::Lossy)]
             {
                 match dec.decode_in(&input, cs) {
-                    Ok(out) if dec.utf8_mode() != Utf8Mode::Bytes => {
+                    Ok(out) if dec.utf8_value() != Utf8Mode::Bytes => {
                         assert!(std::str::from_utf8(&out).is_ok())
                     }
                     Ok(_) => {}

@@ -181,7 +181,7 @@ fn error_offsets_and_kinds() {
             assert_eq!(got, Err((offset, kind)), "{dec:?} {input:?}");
         }
         // Lenient decoding never fails on these.
-        for dec in all_decoders().into_iter().filter(|d| d.is_lenient() && d.utf8_mode() != Utf8Mode::Strict)
+        for dec in all_decoders().into_iter().filter(|d| d.is_lenient() && d.utf8_value() != Utf8Mode::Strict)
         {
             assert!(dec.decode(input).is_ok(), "{dec:?} {input:?}");
         }
@@ -522,11 +522,11 @@ fn decode_to_str() {
 #[test]
 fn decoder_accessors_and_presets() {
     let d = Decoder::URI_COMPONENT;
-    assert!(!d.is_lenient() && !d.is_plus_as_space() && d.utf8_mode() == Utf8Mode::Strict);
+    assert!(!d.is_lenient() && !d.is_plus_as_space() && d.utf8_value() == Utf8Mode::Strict);
     let d = Decoder::FORM;
-    assert!(d.is_lenient() && d.is_plus_as_space() && d.utf8_mode() == Utf8Mode::Lossy);
+    assert!(d.is_lenient() && d.is_plus_as_space() && d.utf8_value() == Utf8Mode::Lossy);
     let d = Decoder::new();
-    assert!(!d.is_lenient() && !d.is_plus_as_space() && d.utf8_mode() == Utf8Mode::Bytes);
+    assert!(!d.is_lenient() && !d.is_plus_as_space() && d.utf8_value() == Utf8Mode::Bytes);
     assert_eq!(Decoder::default(), Decoder::new());
     assert_eq!(Utf8Mode::default(), Utf8Mode::Bytes);
 }
@@ -708,8 +708,8 @@ fn keep_encoded() {
     let pct = Decoder::new().keep_encoded(Set::EMPTY.add(b'%').with_iri(true));
     agree(pct, "%25%2541%41", ok("%25%2541A"));
     // The default keeps nothing.
-    assert!((0..=255).all(|b| !Decoder::new().kept_encoded().contains(b)));
-    assert_eq!(Decoder::URI.kept_encoded(), Decoder::URI_RESERVED);
+    assert!((0..=255).all(|b| !Decoder::new().keep_encoded_value().contains(b)));
+    assert_eq!(Decoder::URI.keep_encoded_value(), Decoder::URI_RESERVED);
     let kept: Vec<u8> = (0..=255).filter(|&b| Decoder::URI_RESERVED.contains(b)).collect();
     assert_eq!(kept, b"#$&+,/:;=?@");
 }
@@ -973,7 +973,7 @@ fn reject_flags() {
     assert_eq!((0..=255).filter(|&b| Reject::NUL.rejects(b)).collect::<Vec<u8>>(), b"\0");
     assert_eq!((0..=255).filter(|&b| Reject::SLASHES.rejects(b)).collect::<Vec<u8>>(), b"/\\");
     assert!((0..=255).all(|b| !Reject::NONE.rejects(b)));
-    assert_eq!(Decoder::new().rejected(), Reject::NONE);
+    assert_eq!(Decoder::new().reject_value(), Reject::NONE);
     assert!(!Decoder::new().is_legacy_u() && Decoder::new().legacy_u(true).is_legacy_u());
 }
 

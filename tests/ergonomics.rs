@@ -277,7 +277,7 @@ fn encode_utf16_lossy_as_url_search_params() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Text in one call: `decode_str`, `decode_str_lossy`
+// Text in one call: `decode_to_str`, `decode_to_str_lossy`
 
 /// Input that provokes every decoder rule: valid and malformed escapes, `%u` escapes and
 /// surrogates, `+`, escaped and raw invalid UTF-8, and long runs, so that outputs cross the
@@ -306,12 +306,12 @@ fn has_malformed_escape(input: &[u8]) -> bool {
 proptest! {
     #![proptest_config(config(2000))]
 
-    /// `decode_str` is `percent_decode_str(s).decode_utf8()` and `urlencoding::decode(s)`
+    /// `decode_to_str` is `percent_decode_str(s).decode_utf8()` and `urlencoding::decode(s)`
     /// wherever the escapes are well-formed, and refuses malformed ones.
     #[test]
     fn decode_str_against_percent_encoding_and_urlencoding(input in decode_input()) {
         let theirs = percent_encoding::percent_decode(&input).decode_utf8().map(Cow::into_owned).ok();
-        let ours = pctenc::decode_str(&input);
+        let ours = pctenc::decode_to_str(&input);
         if let Ok(s) = std::str::from_utf8(&input) {
             let urlencoding = urlencoding::decode(s).map(Cow::into_owned).ok();
             prop_assert_eq!(&urlencoding, &theirs);
@@ -330,11 +330,11 @@ proptest! {
         prop_assert_eq!(ours.map_err(|e| (e.offset(), e.kind())), Decoder::URI_COMPONENT.decode_to_str(&input).map_err(|e| (e.offset(), e.kind())));
     }
 
-    /// `decode_str_lossy` is `percent_decode_str(s).decode_utf8_lossy()`, and
+    /// `decode_to_str_lossy` is `percent_decode_str(s).decode_utf8_lossy()`, and
     /// `from_utf8_lossy(urlencoding::decode_binary(s))`, always.
     #[test]
     fn decode_str_lossy_against_percent_encoding_and_urlencoding(input in decode_input()) {
-        let ours = pctenc::decode_str_lossy(&input);
+        let ours = pctenc::decode_to_str_lossy(&input);
         let theirs = percent_encoding::percent_decode(&input).decode_utf8_lossy();
         prop_assert_eq!(&ours, &theirs);
         let binary = urlencoding::decode_binary(&input);
@@ -342,20 +342,20 @@ proptest! {
         // Borrowed exactly when there is nothing to decode.
         let plain = !input.contains(&b'%') && std::str::from_utf8(&input).is_ok();
         prop_assert_eq!(matches!(ours, Cow::Borrowed(_)), plain);
-        prop_assert_eq!(matches!(pctenc::decode_str(&input), Ok(Cow::Borrowed(_))), plain);
+        prop_assert_eq!(matches!(pctenc::decode_to_str(&input), Ok(Cow::Borrowed(_))), plain);
     }
 }
 
 #[test]
 fn decode_str_examples() {
-    assert!(matches!(pctenc::decode_str("plain+text"), Ok(Cow::Borrowed("plain+text"))));
-    assert_eq!(pctenc::decode_str("caf%C3%A9").unwrap(), "café");
-    let err = pctenc::decode_str("ok%C3%28").unwrap_err();
+    assert!(matches!(pctenc::decode_to_str("plain+text"), Ok(Cow::Borrowed("plain+text"))));
+    assert_eq!(pctenc::decode_to_str("caf%C3%A9").unwrap(), "café");
+    let err = pctenc::decode_to_str("ok%C3%28").unwrap_err();
     assert_eq!((err.offset(), err.kind()), (2, DecodeErrorKind::InvalidUtf8));
-    assert_eq!(pctenc::decode_str("%zz").unwrap_err().kind(), DecodeErrorKind::InvalidEscape);
-    assert!(matches!(pctenc::decode_str_lossy("plain"), Cow::Borrowed("plain")));
-    assert_eq!(pctenc::decode_str_lossy("%zz%C3%A9%FF+"), "%zzé\u{FFFD}+");
-    assert_eq!(pctenc::decode_str_lossy(b"\xC3"), "\u{FFFD}");
+    assert_eq!(pctenc::decode_to_str("%zz").unwrap_err().kind(), DecodeErrorKind::InvalidEscape);
+    assert!(matches!(pctenc::decode_to_str_lossy("plain"), Cow::Borrowed("plain")));
+    assert_eq!(pctenc::decode_to_str_lossy("%zz%C3%A9%FF+"), "%zzé\u{FFFD}+");
+    assert_eq!(pctenc::decode_to_str_lossy(b"\xC3"), "\u{FFFD}");
 }
 
 // ---------------------------------------------------------------------------------------

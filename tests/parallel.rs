@@ -151,7 +151,9 @@ fn decode_equals_serial() {
                         let result = pool.install(|| decoder.par_decode_vec(input, &mut got));
                         assert_eq!(result, want_result, "{decoder:?}, {size} bytes, {n} threads");
                         assert!(got == want, "{decoder:?}, {size} bytes, {n} threads");
-                        if !decoder.is_legacy_u() && decoder.kept_encoded() == Decoder::new().kept_encoded() {
+                        if !decoder.is_legacy_u()
+                            && decoder.keep_encoded_value() == Decoder::new().keep_encoded_value()
+                        {
                             let mut got = b"prefix".to_vec();
                             let result =
                                 pool.install(|| pctenc::__par::decode_vec(&decoder, input, &mut got));

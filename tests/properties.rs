@@ -127,7 +127,7 @@ fn decode_input_options() -> impl Strategy<Value = Vec<u8>> {
 /// `decodeURI`'s, a named or random one, IRI or not), `%u` escapes, and rejected classes.
 fn any_decoder() -> impl Strategy<Value = Decoder> {
     let keep = prop_oneof![
-        2 => Just(Decoder::new().kept_encoded()),
+        2 => Just(Decoder::new().keep_encoded_value()),
         2 => Just(Decoder::URI_RESERVED),
         1 => select(sets::NAMED.iter().map(|n| n.set).collect::<Vec<_>>()),
         2 => (any::<u128>(), any::<u8>(), any::<bool>()).prop_map(|(bits, few, iri)| {
@@ -533,7 +533,7 @@ proptest! {
             // check_all_apis compares every API with the model; here the model itself is
             // checked against what was encoded.
             let got = check_all_apis(dec, encoded.as_bytes(), &[encoded.len() / 2]);
-            match dec.utf8_mode() {
+            match dec.utf8_value() {
                 Utf8Mode::Bytes => prop_assert_eq!(got, Ok(input.clone())),
                 Utf8Mode::Lossy => {
                     prop_assert_eq!(got, Ok(String::from_utf8_lossy(&input).into_owned().into_bytes()));
@@ -586,7 +586,7 @@ proptest! {
         // turning on `%u` changes nothing on input without `%u`.
         for dec in all_decoders() {
             let plain = outcome(dec.decode(&input));
-            let nothing = Decoder::new().kept_encoded();
+            let nothing = Decoder::new().keep_encoded_value();
             let explicit = dec.keep_encoded(nothing).legacy_u(false).reject(Reject::NONE);
             prop_assert_eq!(outcome(explicit.decode(&input)), plain.clone());
             if !input.windows(2).any(|w| w == b"%u") {
@@ -601,7 +601,7 @@ proptest! {
         // bytes mode, strict `%`, no `+`, keeping then decoding is decoding once, as long as
         // decoding makes no `%` (which could start an escape the second time).
         let dec = dec.utf8(Utf8Mode::Bytes).lenient(false).plus_as_space(false);
-        let plain = dec.keep_encoded(Decoder::new().kept_encoded()).reject(Reject::NONE);
+        let plain = dec.keep_encoded(Decoder::new().keep_encoded_value()).reject(Reject::NONE);
         if let (Ok(kept), Ok(once)) = (dec.decode(&input), plain.decode(&input))
             && !once.contains(&b'%')
         {

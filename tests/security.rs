@@ -53,7 +53,7 @@ fn assert_decodes(dec: Decoder, input: &[u8], want: Outcome) {
         assert_eq!(through_io(dec, input), want, "io adapters, {:?} with {dec:?}", engine.backend());
     }
     #[cfg(feature = "rayon")]
-    if !dec.is_lenient() && dec.utf8_mode() != Utf8Mode::Lossy {
+    if !dec.is_lenient() && dec.utf8_value() != Utf8Mode::Lossy {
         let pad = pctenc::PAR_DECODE_THRESHOLD + 64;
         let mut large = vec![b'a'; pad];
         large.extend_from_slice(input);

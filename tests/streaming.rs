@@ -928,7 +928,7 @@ fn dropping_a_writer_finishes_it_as_documented() {
 #[test]
 fn a_dropped_decode_writer_writes_what_lenient_decoding_gives() {
     for dec in common::option_decoders() {
-        let utf8 = if dec.utf8_mode() == Utf8Mode::Strict { Utf8Mode::Lossy } else { dec.utf8_mode() };
+        let utf8 = if dec.utf8_value() == Utf8Mode::Strict { Utf8Mode::Lossy } else { dec.utf8_value() };
         let relaxed = dec.lenient(true).utf8(utf8);
         for &input in TRICKY {
             let want = relaxed.decode(input);

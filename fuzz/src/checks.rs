@@ -231,7 +231,7 @@ pub fn decode(dec: Decoder, input: &[u8], room: usize) {
     let want_in_place = match &want {
         Ok(v) if v.len() > input.len() => {
             // Only a lossy replacement makes the output longer than the input.
-            ensure("output longer than input outside lossy mode", dec.utf8_mode() == Utf8Mode::Lossy, &case);
+            ensure("output longer than input outside lossy mode", dec.utf8_value() == Utf8Mode::Lossy, &case);
             let bytes = outcome(scalar.utf8(Utf8Mode::Bytes).decode(input));
             let Ok(bytes) = bytes else {
                 panic!("lossy decoding succeeded, bytes failed\n  case: {}", case())
@@ -638,7 +638,7 @@ pub fn pool() -> &'static rayon::ThreadPool {
 /// 64 KiB chunks unconditionally (src/lib.rs), and the targets give it more than twice that,
 /// so the input is cut into several chunks (wherever `par::borders` finds a safe place). The
 /// public functions go parallel when the input is at least the threshold and the pool has
-/// more than one thread (src/encode/mod.rs): both are asserted here.
+/// more than one thread (src/encode/output.rs): both are asserted here.
 pub fn parallel_encode(enc: Encoder, big: &[u8], cut: usize, public: bool) {
     let case = || format!("{enc:?} on b\"{}\", cut at {cut}, public API {public}", show(big));
     pool().install(|| {
@@ -683,7 +683,7 @@ pub fn parallel_encode(enc: Encoder, big: &[u8], cut: usize, public: bool) {
 /// Whether `dec` decodes in parallel chunks at all: `%u` escapes and kept escapes decode
 /// serially (`decode::par::splits`), and `__par::decode_vec` requires that they be off.
 pub fn splits(dec: &Decoder) -> bool {
-    let keep = dec.kept_encoded();
+    let keep = dec.keep_encoded_value();
     !dec.is_legacy_u() && keep.ascii_bits() == 0 && keep.is_iri()
 }
 

@@ -833,7 +833,7 @@ pub unsafe extern "C" fn pctenc_decoder_free(dec: *mut pctenc_decoder) {
 pub unsafe extern "C" fn pctenc_decoded_len_max(dec: *const pctenc_decoder, len: usize) -> usize {
     // SAFETY: the caller's contract on `dec`.
     match unsafe { dec.as_ref() } {
-        Some(dec) if dec.0.utf8_mode() == Utf8Mode::Lossy => len.saturating_mul(3),
+        Some(dec) if dec.0.utf8_value() == Utf8Mode::Lossy => len.saturating_mul(3),
         Some(_) => len,
         None => usize::MAX,
     }

@@ -874,12 +874,13 @@ pub(crate) fn decode_chunk(
 /// a row either fails or decodes to its length less two bytes a `%`. `Some(whether UTF-8 is
 /// checked)` for such a decoder.
 fn plain_decoder(dec: &Decoder) -> Option<bool> {
-    let utf8 = match dec.utf8_mode() {
+    let utf8 = match dec.utf8_value() {
         Utf8Mode::Strict => true,
         Utf8Mode::Bytes => false,
         _ => return None,
     };
-    let plain = !dec.is_lenient() && !dec.is_legacy_u() && (0..=255).all(|b| !dec.kept_encoded().contains(b));
+    let plain =
+        !dec.is_lenient() && !dec.is_legacy_u() && (0..=255).all(|b| !dec.keep_encoded_value().contains(b));
     plain.then_some(utf8)
 }
 
@@ -918,7 +919,7 @@ fn count_percent(bytes: &[u8]) -> usize {
 /// The decoder for an array of kind `dt`: for the string kinds, [`Utf8Mode::Bytes`] becomes
 /// [`Utf8Mode::Strict`], since the output must be UTF-8.
 fn decoder_for(dt: &DataType, dec: &Decoder) -> Decoder {
-    if is_utf8(dt) && dec.utf8_mode() == Utf8Mode::Bytes { dec.utf8(Utf8Mode::Strict) } else { *dec }
+    if is_utf8(dt) && dec.utf8_value() == Utf8Mode::Bytes { dec.utf8(Utf8Mode::Strict) } else { *dec }
 }
 
 /// Decodes every element with `dec`. For the string kinds the output must be UTF-8: a

@@ -78,7 +78,7 @@ fn parse_mode(mode: &str) -> Result<Decoder, String> {
             }
         };
     }
-    if strict && (dec.is_lenient() || dec.utf8_mode() == Utf8Mode::Lossy) {
+    if strict && (dec.is_lenient() || dec.utf8_value() == Utf8Mode::Lossy) {
         return Err(format!("decoding mode `{mode}`: strict contradicts lenient and lossy"));
     }
     Ok(dec)

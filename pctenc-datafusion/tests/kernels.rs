@@ -89,7 +89,7 @@ fn expect_decode(
     rows: &[Option<Vec<u8>>],
 ) -> Vec<Option<Result<Vec<u8>, usize>>> {
     let dec =
-        if is_utf8(kind) && dec.utf8_mode() == Utf8Mode::Bytes { dec.utf8(Utf8Mode::Strict) } else { *dec };
+        if is_utf8(kind) && dec.utf8_value() == Utf8Mode::Bytes { dec.utf8(Utf8Mode::Strict) } else { *dec };
     rows.iter()
         .map(|r| r.as_ref().map(|b| dec.decode(b).map(|c| c.into_owned()).map_err(|e| e.offset())))
         .collect()

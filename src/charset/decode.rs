@@ -64,7 +64,7 @@ impl Decoder {
     ) -> Result<Cow<'a, [u8]>, DecodeError> {
         let input = input.as_ref();
         let encoding = charset.encoding();
-        if encoding == UTF_8 || self.utf8_mode() == Utf8Mode::Bytes {
+        if encoding == UTF_8 || self.utf8_value() == Utf8Mode::Bytes {
             return self.decode(input);
         }
         let bytes = self.utf8(Utf8Mode::Bytes);
@@ -72,7 +72,7 @@ impl Decoder {
             Ok(decoded) => decoded,
             Err(e) => return Err(self.first_charset_error(input, encoding, e)),
         };
-        if self.utf8_mode() == Utf8Mode::Lossy {
+        if self.utf8_value() == Utf8Mode::Lossy {
             return Ok(match decoded {
                 Cow::Borrowed(b) => match encoding.decode_without_bom_handling(b).0 {
                     Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
@@ -115,7 +115,7 @@ impl Decoder {
         input: &'a I,
         charset: Charset,
     ) -> Result<Cow<'a, str>, DecodeError> {
-        let dec = if self.utf8_mode() == Utf8Mode::Bytes { self.utf8(Utf8Mode::Strict) } else { *self };
+        let dec = if self.utf8_value() == Utf8Mode::Bytes { self.utf8(Utf8Mode::Strict) } else { *self };
         Ok(match dec.decode_in(input, charset)? {
             // SAFETY: in Strict and Lossy mode `decode_in` returns valid UTF-8 only: the
             // output of `decode` in that mode for UTF-8, of `encoding_rs` otherwise, or ASCII.
@@ -134,7 +134,7 @@ impl Decoder {
     /// malformed sequence of the charset that ends before `e`'s offset comes first (one
     /// that more bytes could complete does not count).
     fn first_charset_error(&self, input: &[u8], encoding: &'static Encoding, e: DecodeError) -> DecodeError {
-        if self.utf8_mode() != Utf8Mode::Strict || e.kind() == DecodeErrorKind::BufferTooSmall {
+        if self.utf8_value() != Utf8Mode::Strict || e.kind() == DecodeErrorKind::BufferTooSmall {
             return e;
         }
         // Only on the error path: the prefix before the error decodes again.

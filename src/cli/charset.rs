@@ -471,7 +471,7 @@ const RECENT: usize = 64;
 impl DecodeIn {
     pub fn new(decoder: Decoder, charset: Charset) -> DecodeIn {
         let encoding = charset.encoding();
-        let convert = match decoder.utf8_mode() {
+        let convert = match decoder.utf8_value() {
             _ if encoding == encoding_rs::UTF_8 => Convert::No,
             Utf8Mode::Bytes => Convert::No,
             Utf8Mode::Strict => Convert::Strict,

@@ -35,7 +35,7 @@ impl fmt::Debug for Decoder {
     }
 }
 
-/// The `Debug` form of [`Decoder::kept_encoded`].
+/// The `Debug` form of [`Decoder::keep_encoded_value`].
 struct KeptEncoded(Set);
 
 impl fmt::Debug for KeptEncoded {

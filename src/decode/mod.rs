@@ -1,10 +1,12 @@
 //! Decoding: [`Decoder`], its switches and presets. The rest of it by job: `options.rs`
-//! ([`Utf8Mode`], [`Reject`]), `output.rs` (the output forms and sizing), `errors.rs` (which
-//! problem is reported, and where), `debug.rs` (`Debug`), `stream.rs` ([`StreamDecoder`]),
-//! `par.rs` (the parallel paths), `utf8.rs` (the UTF-8 step).
+//! ([`Utf8Mode`], [`Reject`]), `output.rs` (the output forms and sizing), `check.rs` (which
+//! problem is reported, and where), `lossy.rs` (lossy output that outgrows a slice),
+//! `debug.rs` (`Debug`), `stream.rs` ([`StreamDecoder`]), `par.rs` (the parallel paths),
+//! `utf8.rs` (the UTF-8 step).
 
+mod check;
 mod debug;
-mod errors;
+mod lossy;
 mod options;
 mod output;
 #[cfg(feature = "rayon")]
@@ -19,7 +21,8 @@ pub use stream::StreamDecoder;
 
 #[cfg(doc)]
 use crate::DecodeErrorKind;
-use crate::scalar::decode::{self as scalar, Rules, Step};
+use crate::kernel_io::{Rules, Step};
+use crate::scalar::decode as scalar;
 use crate::{DecodeError, Engine, Set};
 
 /// Percent-decodes with one choice of the three switches of `DECODING.md`: what a malformed
@@ -48,6 +51,11 @@ use crate::{DecodeError, Engine, Set};
 /// When the input has several problems, the error is the first one a left-to-right reader
 /// meets: an invalid UTF-8 sequence is reported where it starts once the bytes after it show
 /// that it is invalid; a bad `%`, a lone surrogate or a rejected byte where its `%` is.
+///
+/// Each option reads back under one rule: a switch `x(on)` as a question, `is_x()`
+/// ([`is_lenient`](Decoder::is_lenient)), and an option that takes a value, `x(value)`, as
+/// `x_value()` ([`utf8_value`](Decoder::utf8_value),
+/// [`keep_encoded_value`](Decoder::keep_encoded_value)).
 ///
 /// [`keep_encoded`]: Decoder::keep_encoded
 /// [`legacy_u`]: Decoder::legacy_u
@@ -171,10 +179,16 @@ impl Decoder {
     /// the best one this CPU has.
     ///
     /// ```
-    /// assert_eq!(pctenc::Decoder::new().engine_in_use(), pctenc::Engine::detect());
+    /// assert_eq!(pctenc::Decoder::new().engine_value(), pctenc::Engine::detect());
     /// ```
-    pub fn engine_in_use(&self) -> Engine {
+    pub fn engine_value(&self) -> Engine {
         self.engine.unwrap_or_else(Engine::detect)
+    }
+
+    /// The engine this decoder runs on: renamed [`engine_value`](Decoder::engine_value).
+    #[deprecated(since = "0.2.0", note = "renamed to `engine_value`")]
+    pub fn engine_in_use(&self) -> Engine {
+        self.engine_value()
     }
 
     /// The byte decoder (escapes and `+`, no UTF-8 step) on this decoder's engine. The
@@ -189,7 +203,7 @@ impl Decoder {
     ) -> Result<Step, DecodeError> {
         let rules = self.rules();
         if rules.vectorizable() {
-            crate::simd::decode(self.engine_in_use(), input, out, rules, last)
+            crate::simd::decode(self.engine_value(), input, out, rules, last)
         } else {
             scalar::decode(input, out, rules, last)
         }
@@ -199,7 +213,7 @@ impl Decoder {
     #[inline]
     pub(crate) fn bytes_into(&self, input: &[u8], out: &mut [u8], last: bool) -> Result<Step, DecodeError> {
         // SAFETY: the decoders write only bytes.
-        self.bytes(input, unsafe { crate::scalar::as_uninit(out) }, last)
+        self.bytes(input, unsafe { crate::kernel_io::as_uninit(out) }, last)
     }
 
     /// When `on`, a `%` not followed by two hex digits is copied as is (the WHATWG URL
@@ -334,12 +348,18 @@ impl Decoder {
     /// ```
     /// use pctenc::{Decoder, Utf8Mode};
     ///
-    /// assert_eq!(Decoder::new().utf8_mode(), Utf8Mode::Bytes);
-    /// assert_eq!(Decoder::URI_COMPONENT.utf8_mode(), Utf8Mode::Strict);
-    /// assert_eq!(Decoder::FORM.utf8_mode(), Utf8Mode::Lossy);
+    /// assert_eq!(Decoder::new().utf8_value(), Utf8Mode::Bytes);
+    /// assert_eq!(Decoder::URI_COMPONENT.utf8_value(), Utf8Mode::Strict);
+    /// assert_eq!(Decoder::FORM.utf8_value(), Utf8Mode::Lossy);
     /// ```
-    pub const fn utf8_mode(&self) -> Utf8Mode {
+    pub const fn utf8_value(&self) -> Utf8Mode {
         self.utf8
+    }
+
+    /// The UTF-8 mode: renamed [`utf8_value`](Decoder::utf8_value).
+    #[deprecated(since = "0.2.0", note = "renamed to `utf8_value`")]
+    pub const fn utf8_mode(&self) -> Utf8Mode {
+        self.utf8_value()
     }
 
     /// The set of bytes whose escapes are kept as written; by default an IRI set that
@@ -348,11 +368,18 @@ impl Decoder {
     /// ```
     /// use pctenc::Decoder;
     ///
-    /// assert!((0..=255).all(|b| !Decoder::new().kept_encoded().contains(b)));
-    /// assert_eq!(Decoder::URI.kept_encoded(), Decoder::URI_RESERVED);
+    /// assert!((0..=255).all(|b| !Decoder::new().keep_encoded_value().contains(b)));
+    /// assert_eq!(Decoder::URI.keep_encoded_value(), Decoder::URI_RESERVED);
     /// ```
-    pub const fn kept_encoded(&self) -> Set {
+    pub const fn keep_encoded_value(&self) -> Set {
         self.keep
+    }
+
+    /// The set of bytes whose escapes are kept as written: renamed
+    /// [`keep_encoded_value`](Decoder::keep_encoded_value).
+    #[deprecated(since = "0.2.0", note = "renamed to `keep_encoded_value`")]
+    pub const fn kept_encoded(&self) -> Set {
+        self.keep_encoded_value()
     }
 
     /// Whether `%uHHHH` escapes are decoded.
@@ -361,8 +388,22 @@ impl Decoder {
     }
 
     /// The classes of bytes that an escape must not decode to.
-    pub const fn rejected(&self) -> Reject {
+    ///
+    /// ```
+    /// use pctenc::{Decoder, Reject};
+    ///
+    /// assert_eq!(Decoder::new().reject_value(), Reject::NONE);
+    /// assert_eq!(Decoder::new().reject(Reject::CONTROLS).reject_value(), Reject::CONTROLS);
+    /// ```
+    pub const fn reject_value(&self) -> Reject {
         self.reject
+    }
+
+    /// The classes of bytes that an escape must not decode to: renamed
+    /// [`reject_value`](Decoder::reject_value).
+    #[deprecated(since = "0.2.0", note = "renamed to `reject_value`")]
+    pub const fn rejected(&self) -> Reject {
+        self.reject_value()
     }
 
     pub(crate) const fn rules(&self) -> Rules {

@@ -107,7 +107,7 @@ impl Reject {
     ///
     /// ```
     /// assert!(pctenc::Reject::NONE.is_empty());
-    /// assert!(pctenc::Decoder::new().rejected().is_empty());
+    /// assert!(pctenc::Decoder::new().reject_value().is_empty());
     /// ```
     pub const fn is_empty(self) -> bool {
         self.0 == 0

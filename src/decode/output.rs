@@ -4,15 +4,15 @@
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String, vec::Vec};
 
-use super::errors::{lossy_fit, unfinished_tail};
+use super::lossy::{lossy_fit, unfinished_tail};
 use super::utf8::{self, Utf8End};
 use super::{Decoder, Utf8Mode};
 use crate::DecodeError;
 #[cfg(doc)]
 use crate::DecodeErrorKind;
-use crate::scalar::decode as scalar;
 #[cfg(feature = "alloc")]
-use crate::scalar::decode::Step;
+use crate::kernel_io::Step;
+use crate::scalar::decode as scalar;
 
 impl Decoder {
     #[cfg(feature = "alloc")]

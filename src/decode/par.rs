@@ -8,10 +8,10 @@ use rayon::prelude::*;
 
 use std::io::{self, Write};
 
+use crate::kernel_io::Step;
 use crate::par::{
     Buffers, Slot, at_char_boundary, borders, fill_spare, outside_escape, window, windows, write_all,
 };
-use crate::scalar::decode::Step;
 use crate::{DecodeError, Decoder, Utf8Mode, simd};
 
 /// The set of `%` alone.
@@ -41,7 +41,7 @@ pub(crate) fn decode_vec(
     if let Ok(step) = decode_bytes(decoder, input, out, chunk, true)
         && step.read == input.len()
     {
-        let utf8_ok = match decoder.utf8_mode() {
+        let utf8_ok = match decoder.utf8_value() {
             Utf8Mode::Bytes => true,
             Utf8Mode::Strict | Utf8Mode::Lossy => utf8_valid(&out[start..], chunk),
         };
@@ -66,7 +66,7 @@ pub(crate) fn decode_bytes(
 ) -> Result<Step, DecodeError> {
     let start = out.len();
     let (cut, _, pieces) = decode_pieces(input, chunk, last);
-    let engine = decoder.engine_in_use();
+    let engine = decoder.engine_value();
     // Strict: every `%` must start an escape (if one does not, the input fails, and decodes
     // again serially), so counting `%` is enough, and cheaper than checking digits.
     let lenient = decoder.is_lenient();

@@ -3,56 +3,11 @@
 
 use core::mem::MaybeUninit;
 
-use crate::scalar::put;
+use crate::kernel_io::{Rules, Step, put};
 use crate::{DecodeError, DecodeErrorKind, hex};
 
-/// How far one call to [`decode`] got.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Step {
-    /// Input bytes consumed.
-    pub read: usize,
-    /// Output bytes written.
-    pub written: usize,
-}
-
-/// The decoding rules: the malformed-`%` and `+` switches, and the options that act on
-/// escapes (kept escapes, `%uHHHH`, rejected bytes). With none of the latter on, the rules
-/// are *basic* ([`Rules::is_basic`]) and [`decode`] takes its fast path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Rules {
-    pub lenient: bool,
-    pub plus: bool,
-    /// `%uHHHH` escapes are decoded.
-    pub legacy_u: bool,
-    /// Bit `b`: an escape that decodes to ASCII byte `b` is copied as written.
-    pub keep: u128,
-    /// An escape that decodes to bytes `0x80..=0xFF` is copied as written.
-    pub keep_high: bool,
-    /// Bit `b`: an escape that decodes to ASCII byte `b` is an error.
-    pub reject: u128,
-}
-
+/// What the scalar decoder asks of the rules.
 impl Rules {
-    /// The rules with only the malformed-`%` and `+` switches.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) const fn basic(lenient: bool, plus: bool) -> Rules {
-        Rules { lenient, plus, legacy_u: false, keep: 0, keep_high: false, reject: 0 }
-    }
-
-    /// Whether no option beyond the malformed-`%` and `+` switches is on: every escape is
-    /// `%HH` and decodes to its byte.
-    #[inline]
-    pub(crate) const fn is_basic(&self) -> bool {
-        self.reject == 0 && self.vectorizable()
-    }
-
-    /// Whether every escape is `%HH` decoded to its byte or rejected (no `%u`, nothing kept):
-    /// the rules the vector decoders handle.
-    #[inline]
-    pub(crate) const fn vectorizable(&self) -> bool {
-        !self.legacy_u && self.keep == 0 && !self.keep_high
-    }
-
     /// Offset of the next byte at or after `from` that is not copied as is.
     #[inline]
     fn next_special(&self, input: &[u8], from: usize) -> usize {
@@ -278,7 +233,7 @@ pub(crate) fn decode_into(
     last: bool,
 ) -> Result<Step, DecodeError> {
     // SAFETY: the decoder writes only bytes.
-    decode(input, unsafe { crate::scalar::as_uninit(out) }, rules, last)
+    decode(input, unsafe { crate::kernel_io::as_uninit(out) }, rules, last)
 }
 
 /// [`decode`] under rules that are not basic. An escape's output is written whole or not at
@@ -500,7 +455,7 @@ mod tests {
     fn run(input: &[u8], rules: Rules, last: bool) -> Result<(Step, Vec<u8>), DecodeError> {
         let mut out = vec![0; input.len()];
         // SAFETY: the decoder writes only bytes.
-        decode(input, unsafe { crate::scalar::as_uninit(&mut out) }, rules, last)
+        decode(input, unsafe { crate::kernel_io::as_uninit(&mut out) }, rules, last)
             .map(|s| (s, out[..s.written].to_vec()))
     }
 
@@ -575,7 +530,8 @@ mod tests {
     fn stops_when_the_output_is_full() {
         let mut out = [0u8; 2];
         // SAFETY: the decoder writes only bytes.
-        let step = decode(b"%41%42%43", unsafe { crate::scalar::as_uninit(&mut out) }, STRICT, true).unwrap();
+        let step =
+            decode(b"%41%42%43", unsafe { crate::kernel_io::as_uninit(&mut out) }, STRICT, true).unwrap();
         assert_eq!((step.read, step.written, &out), (6, 2, b"AB"));
     }
 

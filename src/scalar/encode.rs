@@ -6,8 +6,8 @@
 use core::mem::MaybeUninit;
 
 use crate::Set;
+use crate::kernel_io::{Partial, put};
 use crate::scalar::bits::Bits;
-use crate::scalar::put;
 
 /// How many bytes of `input` are written as a three-byte `%HH` (a space written as `+` is not
 /// counted: it stays one byte).
@@ -39,34 +39,6 @@ pub(crate) fn count_escapes_before(
         running += count_escapes(&input[at..cut], set);
         at = cut;
         *count = running;
-    }
-}
-
-/// How far an encoding got before its output ran out: the first `read` input bytes are
-/// encoded as the first `written` output bytes, and encoding `input[read..]` into the rest
-/// (in one call or more) gives the same bytes as one call with room. Encoding is byte by
-/// byte, so the cut may fall anywhere.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Partial {
-    pub(crate) read: usize,
-    pub(crate) written: usize,
-}
-
-impl Partial {
-    /// An encoder's result as how far it got: all `len` bytes of its input when it finished
-    /// (a `Partial` from an encoder always has `read < len`).
-    #[inline]
-    pub(crate) fn of(result: Result<usize, Partial>, len: usize) -> Partial {
-        match result {
-            Ok(written) => Partial { read: len, written },
-            Err(partial) => partial,
-        }
-    }
-
-    /// Back to a result: the length written, or how far it got.
-    #[inline]
-    pub(crate) fn result(self, len: usize) -> Result<usize, Partial> {
-        if self.read == len { Ok(self.written) } else { Err(self) }
     }
 }
 

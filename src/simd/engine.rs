@@ -198,7 +198,7 @@ impl Engine {
     ///
     /// let engine = Engine::detect();
     /// assert_eq!(engine.backend(), Backend::detect());
-    /// assert_eq!(pctenc::Encoder::new(pctenc::sets::URI).engine_in_use(), engine);
+    /// assert_eq!(pctenc::Encoder::new(pctenc::sets::URI).engine_value(), engine);
     /// ```
     pub fn detect() -> Engine {
         Engine { backend: Backend::detect() }
@@ -213,7 +213,7 @@ impl Engine {
     ///
     /// const REFERENCE: Encoder = Encoder::new(sets::COMPONENT).engine(Engine::scalar());
     /// assert_eq!(REFERENCE.encode("a b"), "a%20b");
-    /// assert_eq!(REFERENCE.engine_in_use().backend(), pctenc::Backend::Scalar);
+    /// assert_eq!(REFERENCE.engine_value().backend(), pctenc::Backend::Scalar);
     /// ```
     pub const fn scalar() -> Engine {
         Engine { backend: Backend::Scalar }

@@ -87,17 +87,10 @@ macro_rules! backend {
         /// The CPU supports every feature of [`FEATURES`] ([`is_available`]).
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn count_escapes(input: &[u8], set: &$crate::Set) -> usize {
-            if input.len() < SHORT {
-                return $crate::scalar::encode::count_escapes(input, set);
-            }
-            if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
-                $($(
-                    if input.len() >= super::$narrow::BLOCK {
-                        // SAFETY: the narrow backend's features are among this one's (asserted
-                        // above), which the caller vouches for.
-                        return unsafe { super::$narrow::count_escapes(input, set) };
-                    }
-                )+)?
+            $crate::simd::entry::short_input! {
+                len: input.len(), short: SHORT, block: <$kernel as $crate::simd::kernel::Kernel>::BYTES,
+                scalar: $crate::scalar::encode::count_escapes(input, set),
+                narrow: [$($($narrow),+)?] count_escapes(input, set)
             }
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::encode::count_escapes::<$kernel>(input, set) }
@@ -109,17 +102,10 @@ macro_rules! backend {
         /// As for [`count_escapes`].
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn first_change(input: &[u8], set: &$crate::Set) -> usize {
-            if input.len() < SHORT {
-                return $crate::scalar::encode::first_change(input, set);
-            }
-            if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
-                $($(
-                    if input.len() >= super::$narrow::BLOCK {
-                        // SAFETY: the narrow backend's features are among this one's (asserted
-                        // above), which the caller vouches for.
-                        return unsafe { super::$narrow::first_change(input, set) };
-                    }
-                )+)?
+            $crate::simd::entry::short_input! {
+                len: input.len(), short: SHORT, block: <$kernel as $crate::simd::kernel::Kernel>::BYTES,
+                scalar: $crate::scalar::encode::first_change(input, set),
+                narrow: [$($($narrow),+)?] first_change(input, set)
             }
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::encode::first_change::<$kernel>(input, set) }
@@ -139,17 +125,10 @@ macro_rules! backend {
         ) {
             // Short parts are no reason to go scalar: the blocks run over the whole span.
             let span = cuts.last().map_or(0, |&last| last - base);
-            if span < SHORT {
-                return $crate::scalar::encode::count_escapes_before(input, set, base, cuts, counts);
-            }
-            if span < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
-                $($(
-                    if span >= super::$narrow::BLOCK {
-                        // SAFETY: the narrow backend's features are among this one's (asserted
-                        // above), which the caller vouches for.
-                        return unsafe { super::$narrow::count_escapes_before(input, set, base, cuts, counts) };
-                    }
-                )+)?
+            $crate::simd::entry::short_input! {
+                len: span, short: SHORT, block: <$kernel as $crate::simd::kernel::Kernel>::BYTES,
+                scalar: $crate::scalar::encode::count_escapes_before(input, set, base, cuts, counts),
+                narrow: [$($($narrow),+)?] count_escapes_before(input, set, base, cuts, counts)
             }
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::encode::count_escapes_before::<$kernel>(input, set, base, cuts, counts) }
@@ -166,19 +145,14 @@ macro_rules! backend {
             set: &$crate::Set,
             digits: &[u8; 16],
             out: &mut [core::mem::MaybeUninit<u8>],
-        ) -> $crate::scalar::encode::Partial {
-            if input.len() < SHORT {
-                let result = $crate::scalar::encode::encode(input, set, digits, out);
-                return $crate::scalar::encode::Partial::of(result, input.len());
-            }
-            if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
-                $($(
-                    if input.len() >= super::$narrow::BLOCK {
-                        // SAFETY: the narrow backend's features are among this one's (asserted
-                        // above), which the caller vouches for.
-                        return unsafe { super::$narrow::encode(input, set, digits, out) };
-                    }
-                )+)?
+        ) -> $crate::kernel_io::Partial {
+            $crate::simd::entry::short_input! {
+                len: input.len(), short: SHORT, block: <$kernel as $crate::simd::kernel::Kernel>::BYTES,
+                scalar: $crate::kernel_io::Partial::of(
+                    $crate::scalar::encode::encode(input, set, digits, out),
+                    input.len(),
+                ),
+                narrow: [$($($narrow),+)?] encode(input, set, digits, out)
             }
             // SAFETY: the features are available (caller).
             unsafe { encode_blocks(input, set, digits, out) }
@@ -197,10 +171,10 @@ macro_rules! backend {
             set: &$crate::Set,
             digits: &[u8; 16],
             out: &mut [core::mem::MaybeUninit<u8>],
-        ) -> $crate::scalar::encode::Partial {
+        ) -> $crate::kernel_io::Partial {
             // SAFETY: the features are available (caller).
             let result = unsafe { $crate::simd::generic::encode::encode::<$kernel>(input, set, digits, out) };
-            $crate::scalar::encode::Partial::of(result, input.len())
+            $crate::kernel_io::Partial::of(result, input.len())
         }
 
         /// How far whole blocks prove `input` a valid encoding for `set` (a token boundary).
@@ -209,17 +183,10 @@ macro_rules! backend {
         /// As for [`count_escapes`].
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn valid_prefix(input: &[u8], set: &$crate::Set) -> usize {
-            if input.len() < SHORT {
-                return 0;
-            }
-            if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES {
-                $($(
-                    if input.len() >= super::$narrow::BLOCK {
-                        // SAFETY: the narrow backend's features are among this one's (asserted
-                        // above), which the caller vouches for.
-                        return unsafe { super::$narrow::valid_prefix(input, set) };
-                    }
-                )+)?
+            $crate::simd::entry::short_input! {
+                len: input.len(), short: SHORT, block: <$kernel as $crate::simd::kernel::Kernel>::BYTES,
+                scalar: 0,
+                narrow: [$($($narrow),+)?] valid_prefix(input, set)
             }
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::validate::valid_prefix::<$kernel>(input, set) }
@@ -243,23 +210,17 @@ macro_rules! backend {
         pub(crate) unsafe fn decode(
             input: &[u8],
             out: &mut [core::mem::MaybeUninit<u8>],
-            rules: $crate::scalar::decode::Rules,
+            rules: $crate::kernel_io::Rules,
             last: bool,
-        ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
-            // Too short for any backend's block and the two bytes after it: the scalar code,
-            // which the vector decoder would run on all of it.
-            if input.len() < $crate::simd::entry::SMALLEST_BLOCK + 2 {
-                return $crate::scalar::decode::decode(input, out, rules, last);
-            }
-            // Too short for one block and the two bytes after it: a narrower backend.
-            if input.len() < <$kernel as $crate::simd::kernel::Kernel>::BYTES + 2 {
-                $($(
-                    if input.len() >= super::$narrow::BLOCK + 2 {
-                        // SAFETY: the narrow backend's features are among this one's (asserted
-                        // above), which the caller vouches for.
-                        return unsafe { super::$narrow::decode(input, out, rules, last) };
-                    }
-                )+)?
+        ) -> Result<$crate::kernel_io::Step, $crate::DecodeError> {
+            // A block is not enough: the vector decoder also looks at the two bytes after it.
+            // Too short for any backend's block and those two bytes, the scalar code, which
+            // the vector decoder would run on all of it.
+            $crate::simd::entry::short_input! {
+                len: input.len(), short: $crate::simd::entry::SMALLEST_BLOCK + 2,
+                block: <$kernel as $crate::simd::kernel::Kernel>::BYTES, after: 2,
+                scalar: $crate::scalar::decode::decode(input, out, rules, last),
+                narrow: [$($($narrow),+)?] decode(input, out, rules, last)
             }
             // SAFETY: the features are available (caller).
             unsafe { decode_blocks(input, out, rules, last) }
@@ -275,9 +236,9 @@ macro_rules! backend {
         unsafe fn decode_blocks(
             input: &[u8],
             out: &mut [core::mem::MaybeUninit<u8>],
-            rules: $crate::scalar::decode::Rules,
+            rules: $crate::kernel_io::Rules,
             last: bool,
-        ) -> Result<$crate::scalar::decode::Step, $crate::DecodeError> {
+        ) -> Result<$crate::kernel_io::Step, $crate::DecodeError> {
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::decode::decode::<$kernel>(input, out, rules, last, decode_escape_run) }
         }
@@ -298,6 +259,45 @@ macro_rules! backend {
     };
 }
 pub(crate) use backend;
+
+/// The start of each of [`backend!`]'s entry points: an input of `len` bytes under `short`
+/// returns `scalar`; one shorter than this backend's `block` (and the `after` bytes past a
+/// block the kernel also reads, `0` unless given) returns the call of the same entry point of
+/// the first `narrow` backend whose block (and `after`) it holds. Longer inputs fall through
+/// to the caller's block code. A macro, not a function, as it returns from its caller and
+/// must cost nothing on the short paths it serves.
+macro_rules! short_input {
+    (
+        len: $len:expr, short: $short:expr, block: $block:expr,
+        scalar: $scalar:expr,
+        narrow: [$($narrow:ident),*] $entry:ident $args:tt
+    ) => {
+        $crate::simd::entry::short_input! {
+            len: $len, short: $short, block: $block, after: 0,
+            scalar: $scalar,
+            narrow: [$($narrow),*] $entry $args
+        }
+    };
+    (
+        len: $len:expr, short: $short:expr, block: $block:expr, after: $after:expr,
+        scalar: $scalar:expr,
+        narrow: [$($narrow:ident),*] $entry:ident $args:tt
+    ) => {
+        if $len < $short {
+            return $scalar;
+        }
+        if $len < $block + $after {
+            $(
+                if $len >= super::$narrow::BLOCK + $after {
+                    // SAFETY: the narrow backend's features are among this one's (asserted
+                    // by `backend!`), which the caller vouches for.
+                    return unsafe { super::$narrow::$entry $args };
+                }
+            )*
+        }
+    };
+}
+pub(crate) use short_input;
 
 /// The shortest block of any backend (SSE2, SSSE3 and NEON take 16 bytes at a time). Every
 /// backend's entry points send inputs shorter than this (the decoder's: than this and the

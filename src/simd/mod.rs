@@ -26,8 +26,9 @@ mod x86 {
     pub(crate) mod ssse3;
 }
 
-use crate::scalar::decode::{self as scalar_decode, Rules, Step};
-use crate::scalar::encode::{self as scalar, Partial};
+use crate::kernel_io::{Partial, Rules, Step};
+use crate::scalar::decode as scalar_decode;
+use crate::scalar::encode as scalar;
 use crate::{DecodeError, Set};
 use core::mem::MaybeUninit;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]

@@ -122,7 +122,7 @@ pub fn all_decoders() -> Vec<Decoder> {
 pub fn option_decoders() -> Vec<Decoder> {
     let keep_high = Set::EMPTY.add(b'/').add(b'%');
     let options: [(Set, bool, Reject); 4] = [
-        (Decoder::new().kept_encoded(), true, Reject::NONE),
+        (Decoder::new().keep_encoded_value(), true, Reject::NONE),
         (Decoder::URI_RESERVED, true, Reject::SLASHES | Reject::NUL),
         (keep_high, false, Reject::CONTROLS),
         (pctenc::sets::RFC3986.with_iri(true), true, Reject::CR_LF),
@@ -155,7 +155,7 @@ pub struct Bytes {
 /// Whether the decoder rejects `byte` when an escape decodes to it, from the documented
 /// classes of `Reject`.
 pub fn model_rejects(dec: Decoder, byte: u8) -> bool {
-    let r = dec.rejected();
+    let r = dec.reject_value();
     (r.contains(Reject::NUL) && byte == 0)
         || (r.contains(Reject::CONTROLS) && (byte < 0x20 || byte == 0x7F))
         || (r.contains(Reject::CR_LF) && (byte == b'\r' || byte == b'\n'))
@@ -239,7 +239,7 @@ pub fn model_bytes(input: &[u8], dec: Decoder) -> Bytes {
         };
         // An escape (or `+`, or a copied `%`, which are never kept nor rejected).
         let is_escape = b == b'%' && used > 1;
-        let written: &[u8] = if is_escape && decoded.iter().all(|&d| dec.kept_encoded().contains(d)) {
+        let written: &[u8] = if is_escape && decoded.iter().all(|&d| dec.keep_encoded_value().contains(d)) {
             &input[i..i + used]
         } else if let Some(&bad) = decoded.iter().find(|&&d| is_escape && model_rejects(dec, d)) {
             out.error = Some((i, DecodeErrorKind::Forbidden(bad)));
@@ -268,7 +268,7 @@ pub fn expected(dec: Decoder, input: &[u8]) -> Outcome {
     };
     let err = |offset, kind| Err((offset, kind));
     if let Some((offset, kind)) = m.error {
-        if dec.utf8_mode() == Utf8Mode::Strict {
+        if dec.utf8_value() == Utf8Mode::Strict {
             // An invalid sequence that is known to be invalid before the bad `%` (or the lone
             // surrogate, or the rejected byte) comes first.
             if let Some((at, true)) = utf8_error(&m.bytes) {
@@ -277,7 +277,7 @@ pub fn expected(dec: Decoder, input: &[u8]) -> Outcome {
         }
         return err(offset, kind);
     }
-    match dec.utf8_mode() {
+    match dec.utf8_value() {
         Utf8Mode::Bytes => Ok(m.bytes),
         Utf8Mode::Strict => match utf8_error(&m.bytes) {
             Some((at, _)) => err(at, DecodeErrorKind::InvalidUtf8),
@@ -353,7 +353,7 @@ pub fn check_all_apis(dec: Decoder, input: &[u8], cuts: &[usize]) -> Outcome {
     let verbatim = !input.contains(&b'%') && (!dec.is_plus_as_space() || !input.contains(&b'+'));
     if verbatim {
         let valid = std::str::from_utf8(input).is_ok();
-        if dec.utf8_mode() == Utf8Mode::Bytes || valid {
+        if dec.utf8_value() == Utf8Mode::Bytes || valid {
             assert!(
                 matches!(dec.decode(input), Ok(std::borrow::Cow::Borrowed(_))),
                 "nothing to decode must borrow: {dec:?} on b\"{}\"",
@@ -364,7 +364,7 @@ pub fn check_all_apis(dec: Decoder, input: &[u8], cuts: &[usize]) -> Outcome {
 
     // decode_to_str: Bytes mode acts as Strict.
     let as_str = outcome(dec.decode_to_str(input).map(|c| c.into_owned().into_bytes()));
-    let str_dec = if dec.utf8_mode() == Utf8Mode::Bytes { dec.utf8(Utf8Mode::Strict) } else { dec };
+    let str_dec = if dec.utf8_value() == Utf8Mode::Bytes { dec.utf8(Utf8Mode::Strict) } else { dec };
     same("decode_to_str", dec, input, &as_str, &expected(str_dec, input));
 
     // decode_vec: appends; on error leaves `out` as it was.
@@ -403,7 +403,7 @@ pub fn check_all_apis(dec: Decoder, input: &[u8], cuts: &[usize]) -> Outcome {
         for room in rooms {
             let mut buf = vec![0xA5u8; n + 8];
             let err = dec.decode_slice(input, &mut buf[..room]).unwrap_err();
-            let first_lost = if dec.utf8_mode() == Utf8Mode::Lossy {
+            let first_lost = if dec.utf8_value() == Utf8Mode::Lossy {
                 lossy_overflow(&m.bytes, room).expect("something does not fit")
             } else {
                 room

@@ -15,7 +15,8 @@
 use core::mem::MaybeUninit;
 
 use crate::DecodeError;
-use crate::scalar::decode::{self as scalar, Rules, Step};
+use crate::kernel_io::{Rules, Step};
+use crate::scalar::decode as scalar;
 use crate::simd::kernel::{DecodeKernel, Fits};
 
 /// Decodes `input` into `out` like [`scalar::decode`], with the same result, step and error.

@@ -5,7 +5,8 @@
 use core::mem::MaybeUninit;
 
 use crate::Set;
-use crate::scalar::encode::{self as scalar, Partial};
+use crate::kernel_io::{Partial, put};
+use crate::scalar::encode as scalar;
 use crate::simd::kernel::{Fits, Kernel, SCRATCH};
 
 /// How many bytes of `input` are written as `%HH`.
@@ -230,7 +231,7 @@ pub(crate) unsafe fn encode<K: Kernel>(
             if out.len() - written < len {
                 return Err(Partial { read: at, written });
             }
-            crate::scalar::put(&mut out[written..], &scratch[..len]);
+            put(&mut out[written..], &scratch[..len]);
             written += len;
         }
         at += K::BYTES;
@@ -251,7 +252,7 @@ pub(crate) unsafe fn encode<K: Kernel>(
         if out.len() - written < new {
             return Err(Partial { read: at, written });
         }
-        crate::scalar::put(&mut out[written..], &scratch[len - new..len]);
+        put(&mut out[written..], &scratch[len - new..len]);
         written += new;
     }
     Ok(written)
