@@ -132,10 +132,10 @@ check_library_dependencies() {
   local found want added removed
   found=$(cargo tree -p pctenc -e normal --prefix none --target all --format '{p}' | sed 's/ .*//' | grep -vx pctenc | sort -u)
   want=$(printf '%s\n' "${library_dependencies[@]}" | sort -u)
-  added=$(comm -13 <(echo "$want") <(echo "$found") | tr '\n' ' ')
-  removed=$(comm -23 <(echo "$want") <(echo "$found") | tr '\n' ' ')
+  added=$(comm -13 <(echo "$want") <(echo "$found") | paste -sd' ' -)
+  removed=$(comm -23 <(echo "$want") <(echo "$found") | paste -sd' ' -)
   if [ -n "$added$removed" ]; then
-    echo "the library's default dependency tree changed: ${added:+added: $added}${removed:+no longer there: $removed}" >&2
+    echo "the library's default dependency tree changed:${added:+ added: $added.}${removed:+ no longer there: $removed.}" >&2
     echo "every program that depends on pctenc builds these: make a new one optional (a feature of" >&2
     echo "pctenc, or a dependency of pctenc-cli if only the tool needs it), or, if every embedder" >&2
     echo "needs it, add it to library_dependencies in scripts/ci.sh" >&2
