@@ -7,7 +7,7 @@
 #
 # What changed is what differs from main's upstream (or from main, or, on main itself, from
 # the last commit), committed or not, untracked files included. The members: `core` (the
-# library and the CLI: src/, tests/, benches/, examples/, docs/, the README), `capi`,
+# library and the CLI: src/, tests/, pctenc-cli/, benches/, examples/, docs/, the README), `capi`,
 # `datafusion`, `python`, `web` and `fuzz`. A change to the core checks every member with
 # clippy too, since they all build on it, and runs the core's tests.
 #
@@ -55,7 +55,7 @@ else
       pctenc-python/*) touched[python]=1 ;;
       web/*) touched[web]=1 ;;
       fuzz/*) touched[fuzz]=1 ;;
-      src/* | tests/* | benches/* | examples/* | docs/* | README.md | Cargo.toml | Cargo.lock | build.rs) touched[core]=1 ;;
+      src/* | tests/* | pctenc-cli/* | benches/* | examples/* | docs/* | README.md | Cargo.toml | Cargo.lock | build.rs) touched[core]=1 ;;
     esac
   done <<<"$changed"
 fi

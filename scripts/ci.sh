@@ -36,13 +36,13 @@ limit() {
 # A heading inside a step.
 say() { printf -- '-- %s\n' "$*"; }
 
-# `--test NAME` for every test target in tests/ (a file NAME.rs or a folder NAME/ with
-# main.rs) but those named.
+# `--test NAME` for every test target in tests/ and pctenc-cli/tests/ (a file NAME.rs or a
+# folder NAME/ with main.rs) but those named.
 tests_but() {
   local path name
-  for path in tests/*.rs tests/*/main.rs; do
+  for path in tests/*.rs tests/*/main.rs pctenc-cli/tests/*.rs pctenc-cli/tests/*/main.rs; do
     [ -e "$path" ] || continue
-    name=${path#tests/} && name=${name%.rs} && name=${name%/main}
+    name=${path#pctenc-cli/} && name=${name#tests/} && name=${name%.rs} && name=${name%/main}
     [[ " $* " == *" $name "* ]] || printf -- '--test\n%s\n' "$name"
   done
 }
@@ -121,21 +121,46 @@ step_fmt() {
   python3 scripts/module-graph.py
 }
 
-# clippy: every target of the library and the CLI, the feature matrix, a no_std target
-# (thumbv7em-none-eabi) and one without SIMD backends (wasm32)
+# What the library depends on with its default features, the crates every embedder builds:
+# anything more is optional (a feature), or is added here on purpose. The command-line
+# tool's dependencies belong to pctenc-cli.
+library_dependencies=(memchr simdutf8)
+
+# `cargo tree` of the library with its default features, on every target, against
+# `library_dependencies`: a new dependency fails, naming itself.
+check_library_dependencies() {
+  local found want added removed
+  found=$(cargo tree -p pctenc -e normal --prefix none --target all --format '{p}' | sed 's/ .*//' | grep -vx pctenc | sort -u)
+  want=$(printf '%s\n' "${library_dependencies[@]}" | sort -u)
+  added=$(comm -13 <(echo "$want") <(echo "$found") | paste -sd' ' -)
+  removed=$(comm -23 <(echo "$want") <(echo "$found") | paste -sd' ' -)
+  if [ -n "$added$removed" ]; then
+    echo "the library's default dependency tree changed:${added:+ added: $added.}${removed:+ no longer there: $removed.}" >&2
+    echo "every program that depends on pctenc builds these: make a new one optional (a feature of" >&2
+    echo "pctenc, or a dependency of pctenc-cli if only the tool needs it), or, if every embedder" >&2
+    echo "needs it, add it to library_dependencies in scripts/ci.sh" >&2
+    return 1
+  fi
+  say "the library's default dependencies: ${library_dependencies[*]}"
+}
+
+# clippy: every target of the library and the CLI, the library's feature matrix, a no_std
+# target (thumbv7em-none-eabi) and one without SIMD backends (wasm32); the library's default
+# dependency tree is the allowed one
 step_clippy() {
   need_targets
+  check_library_dependencies
   cargo clippy --all-targets -- -D warnings
   # TARGET FEATURES [--tests]: `-` for the host, `none` for no features.
   local matrix=(
-    "- none" "- alloc" "- rayon --tests" "- encoding" "- std,encoding --tests"
+    "- none" "- alloc" "- std --tests" "- rayon --tests" "- encoding" "- std,encoding --tests"
     "thumbv7em-none-eabi none" "thumbv7em-none-eabi alloc" "thumbv7em-none-eabi encoding"
     "wasm32-unknown-unknown std" "wasm32-unknown-unknown std,encoding"
   )
   local row target features extra args
   for row in "${matrix[@]}"; do
     read -r target features extra <<<"$row"
-    args=(--lib --no-default-features)
+    args=(-p pctenc --lib --no-default-features)
     [ "$features" = none ] || args+=(--features "$features")
     [ "$target" = - ] || args+=(--target "$target")
     [ -z "${extra:-}" ] || args+=("$extra")
@@ -144,11 +169,12 @@ step_clippy() {
   done
 }
 
-# the README's test command, and the library's tests without the CLI's features
+# the README's test command (the library, with the CLI's features, and the CLI), and the
+# library's tests with its default features alone
 step_test() {
   need_packages
   limit 900 "cargo test" cargo test
-  limit 600 "the library without the CLI's features" cargo test --no-default-features --features std --lib --tests
+  limit 600 "the library with its default features" cargo test -p pctenc --lib --tests
 }
 
 # rustdoc warning-free (the doctests, the README and the guides ran in `test`), and the
@@ -220,7 +246,7 @@ step_miri() {
   lane_b
   need_nightly
   cargo +nightly miri setup >/dev/null
-  local tests=(--no-default-features --features std --test encode_backends --test decode_backends --test validate)
+  local tests=(-p pctenc --no-default-features --features std --test encode_backends --test decode_backends --test validate)
   # Two interpreters side by side, one a core; the second's RUSTFLAGS differ, so it builds in
   # a target directory of its own. Its output waits in a file until the first is done.
   local log status=0
@@ -241,7 +267,7 @@ step_miri() {
   # rayon's crossbeam-epoch breaks Stacked Borrows' rules; its pool's threads outlive main.
   say "Miri: the parallel chunking"
   MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-tree-borrows -Zmiri-ignore-leaks" limit 600 "Miri: the parallel chunking" \
-    cargo +nightly miri test --no-default-features --features std,rayon --lib par::
+    cargo +nightly miri test -p pctenc --no-default-features --features std,rayon --lib par::
 }
 
 # 32-bit x86 (i686), natively: clippy and the whole suite, every SIMD backend of this CPU
@@ -302,10 +328,10 @@ step_asan() {
   need_packages
   need_nightly
   # The kernels' own tests (every length, alignment and byte, the sets), and those of the
-  # parallel paths, the streams, IRI, re-quoting and the CLI (its unit tests and tests/cli:
-  # memory maps, signal handling) run instrumented; the tests of what the safe API returns
-  # (conformance data, examples, form pairs, normalization, the properties) run on every
-  # other step and are left out here.
+  # parallel paths, the streams, IRI, re-quoting and the CLI (its unit tests and
+  # pctenc-cli/tests/cli/: memory maps, signal handling) run instrumented; the tests of what
+  # the safe API returns (conformance data, examples, form pairs, normalization, the
+  # properties) run on every other step and are left out here.
   local asan_tests
   mapfile -t asan_tests < <(tests_but conformance ergonomics examples form normalize properties)
   RUSTFLAGS=-Zsanitizer=address RUSTDOCFLAGS=-Zsanitizer=address PCTENC_SANITIZER=address \

@@ -21,9 +21,9 @@ child that extends the folder's own type (`impl Decoder` in `decode/output.rs`, 
 
 The crate root (`lib.rs`) is a node above every module it declares or re-exports from: a
 module that uses an item of the root itself (a free function such as `crate::encode_slice`)
-closes a cycle. The binary (`src/main.rs`, `src/cli/`) is a crate of its own and is not
-read. Comments and strings are ignored; `#[cfg(test)]` code counts like the rest, since a
-test module that reaches up a layer couples the layers as well. Not seen: `$crate::` paths
+closes a cycle. The binary is a crate of its own (pctenc-cli/) and is not read. Comments
+and strings are ignored; `#[cfg(test)]` code counts like the rest, since a test module
+that reaches up a layer couples the layers as well. Not seen: `$crate::` paths
 in a macro count for the file that defines the macro, not the files that call it.
 """
 import pathlib
@@ -121,7 +121,7 @@ def modules(within=None):
     mods = {}
     for path in sorted(base.rglob("*.rs")):
         rel = path.relative_to(base)
-        if within is None and (rel.parts[0] in ("main.rs", "cli") or rel.name == "lib.rs"):
+        if within is None and rel.name == "lib.rs":
             continue
         if within is not None and rel.as_posix() == "mod.rs":
             name = within
@@ -195,7 +195,7 @@ def child_paths(code, mods):
 
 def folders():
     """The top-level modules that are folders holding modules of their own."""
-    return sorted(d.name for d in SRC.iterdir() if d.is_dir() and d.name != "cli" and (d / "mod.rs").exists()
+    return sorted(d.name for d in SRC.iterdir() if d.is_dir() and (d / "mod.rs").exists()
                   and any(p.is_dir() or p.name != "mod.rs" for p in d.iterdir()))
 
 

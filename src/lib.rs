@@ -134,12 +134,15 @@
 //! - `alloc` (enabled by `std`): the functions that return owned data, and the stream
 //!   encoder and decoder. Without it, the crate is `no_std` and offers the slice, in-place
 //!   and lazy APIs.
-//! - `rayon` (enabled by `cli`): the parallel paths for large inputs.
-//! - `encoding` (enabled by `cli`): legacy character encodings, the WHATWG way, through
-//!   `encoding_rs` (the `charset` module).
-//! - `cli` (default): what the `pctenc` binary needs (`clap`, `memmap2`, `indicatif`, ...),
-//!   `rayon` and `encoding`. Libraries should depend on pctenc with `default-features = false, features =
-//!   ["std"]` (and `"rayon"` for the parallel paths).
+//! - `rayon`: the parallel paths for large inputs. Not a default: whether to spread work
+//!   over a thread pool, and over which, is the embedding program's choice (a server may
+//!   keep its cores for its requests), and rayon brings its pool and crossbeam with it.
+//! - `encoding`: legacy character encodings, the WHATWG way, through `encoding_rs` (the
+//!   `charset` module).
+//!
+//! The defaults are what a library or program embedding pctenc needs, and bring
+//! `memchr` and `simdutf8` alone. The `pctenc` command-line tool is a crate of its own,
+//! `pctenc-cli`, which turns on `rayon` and `encoding`.
 
 #![cfg_attr(not(test), no_std)]
 #![deny(missing_docs)]
@@ -547,8 +550,8 @@ pub mod __par {
     }
 }
 
-/// What the `pctenc` binary shares with the library so that both follow one table. Not part
-/// of the API: hidden, and kept out of the re-exports above.
+/// What the `pctenc` binary (the pctenc-cli crate) shares with the library so that both
+/// follow one table. Not part of the API: hidden, and kept out of the re-exports above.
 #[doc(hidden)]
 pub mod __cli {
     #[cfg(feature = "encoding")]

@@ -240,21 +240,7 @@ fn command(cli: Cli, threads: &Threads) -> Result<(), Failure> {
             conclude(out, result)
         }
         Command::Decode(args) => {
-            let utf8 = match args.utf8 {
-                None if args.charset.is_some() => pctenc::Utf8Mode::Strict,
-                None | Some(args::Utf8Arg::Bytes) => pctenc::Utf8Mode::Bytes,
-                Some(args::Utf8Arg::Strict) => pctenc::Utf8Mode::Strict,
-                Some(args::Utf8Arg::Lossy) => pctenc::Utf8Mode::Lossy,
-            };
-            let mut decoder = pctenc::Decoder::new()
-                .lenient(args.lenient)
-                .plus_as_space(args.plus)
-                .utf8(utf8)
-                .legacy_u(args.legacy_u)
-                .reject(args.reject.iter().fold(pctenc::Reject::NONE, |r, class| r | class.classes()));
-            if let Some(set) = args.keep_encoded {
-                decoder = decoder.keep_encoded(set);
-            }
+            let decoder = args.decoder();
             let mut out = Output::open(args.io.output.as_deref())?;
             let progress = progress(&args.io.files, &out);
             let result = if args.explain {

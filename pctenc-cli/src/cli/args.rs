@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use pctenc::charset::Charset;
-use pctenc::{Backend, Decoder, Reject, Set};
+use pctenc::{Backend, Decoder, Reject, Set, Utf8Mode};
 
 /// The exit statuses, the same for every command (as grep's and diff's).
 macro_rules! exit_status {
@@ -566,6 +566,30 @@ fn set_names_error(name: &str, extra: Option<&pctenc::sets::NamedSet>) -> String
     let named = extra.into_iter().chain(pctenc::sets::NAMED);
     let (names, aliases): (Vec<&str>, Vec<&[&str]>) = named.map(|n| (n.name, n.aliases)).unzip();
     unknown("set", name, &names, &aliases.concat())
+}
+
+impl DecodeArgs {
+    /// The decoder --lenient, --plus, --utf8, --legacy-u, --reject and --keep-encoded ask
+    /// for. --utf8 defaults to `strict` with --charset, where the bytes must be text in that
+    /// encoding, and to `bytes` without.
+    pub fn decoder(&self) -> Decoder {
+        let utf8 = match self.utf8 {
+            None if self.charset.is_some() => Utf8Mode::Strict,
+            None | Some(Utf8Arg::Bytes) => Utf8Mode::Bytes,
+            Some(Utf8Arg::Strict) => Utf8Mode::Strict,
+            Some(Utf8Arg::Lossy) => Utf8Mode::Lossy,
+        };
+        let decoder = Decoder::new()
+            .lenient(self.lenient)
+            .plus_as_space(self.plus)
+            .utf8(utf8)
+            .legacy_u(self.legacy_u)
+            .reject(self.reject.iter().fold(Reject::NONE, |r, class| r | class.classes()));
+        match self.keep_encoded {
+            Some(set) => decoder.keep_encoded(set),
+            None => decoder,
+        }
+    }
 }
 
 impl SetArgs {
