@@ -77,7 +77,7 @@ impl Piecewise for StreamDecoder {
     fn factor(&self) -> usize {
         // A replacement character (3 bytes) for one raw invalid byte; otherwise decoding
         // never lengthens (as `pctenc_decoded_len_max`).
-        if self.decoder().utf8_mode() == Utf8Mode::Lossy { 3 } else { 1 }
+        if self.decoder().utf8_value() == Utf8Mode::Lossy { 3 } else { 1 }
     }
 
     fn held_back(&self) -> usize {
