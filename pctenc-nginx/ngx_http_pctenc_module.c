@@ -1,0 +1,493 @@
+/*
+ * ngx_http_pctenc_module: percent-encoding directives for nginx, over libpctenc (the C API
+ * of pctenc). The module does no escaping of its own: every byte goes through pctenc.
+ *
+ *   pctenc_encode    $dst SET VALUE [space_as_plus] [lowercase] [requote] [iri];
+ *   pctenc_decode    $dst MODE VALUE [plus] [utf8=bytes|strict|lossy]
+ *                                    [reject_nul] [reject_slashes] [reject_crlf];
+ *   pctenc_normalize $dst VALUE;
+ *   pctenc_validate  $dst SET VALUE;          # "1" or "0"
+ *   pctenc_on_error  400 | pass | empty;      # a strict decoding error
+ *   $pctenc_error                             # the last error: message and offset
+ *
+ * The directives run in the rewrite phase, in the order of the configuration among `set`,
+ * `if` and `return`, as the rewrite module's own `set` and set-misc's directives do: each
+ * adds a step to the rewrite module's script (the codes of its location configuration),
+ * which evaluates VALUE (a complex value: text and variables), runs pctenc on it, and stores
+ * the result in $dst. That script is the rewrite module's, whose configuration struct nginx
+ * does not publish; its layout (below) has been the same since nginx 0.7, and the Nginx
+ * Development Kit relies on it the same way.
+ *
+ * Memory: each result is one allocation from the request's pool, of the size the writing
+ * function itself reports (pctenc_encode with no room gives the size it will write), so the
+ * size and the write cannot disagree. The encoders and decoders are built once, when the
+ * configuration is read, and shared by every worker's requests (they are immutable).
+ */
+#include <ngx_config.h>
+#include <ngx_core.h>
+#include <ngx_http.h>
+
+#include "pctenc.h"
+
+/* ngx_http_rewrite_module's location configuration (src/http/modules/ngx_http_rewrite_module.c). */
+typedef struct {
+    ngx_array_t *codes; /* uintptr_t */
+    ngx_uint_t stack_size;
+    ngx_flag_t log;
+    ngx_flag_t uninitialized_variable_warn;
+} ngx_http_pctenc_rewrite_loc_conf_t;
+
+extern ngx_module_t ngx_http_rewrite_module;
+
+typedef enum { PCTENC_OP_ENCODE, PCTENC_OP_DECODE, PCTENC_OP_NORMALIZE, PCTENC_OP_VALIDATE } ngx_http_pctenc_op_e;
+
+#define NGX_HTTP_PCTENC_ON_ERROR_400 1
+#define NGX_HTTP_PCTENC_ON_ERROR_PASS 2
+#define NGX_HTTP_PCTENC_ON_ERROR_EMPTY 3
+
+typedef struct {
+    ngx_uint_t on_error;
+} ngx_http_pctenc_loc_conf_t;
+
+/* One directive: what to run, on what, for which variable. */
+typedef struct {
+    ngx_http_pctenc_op_e op;
+    ngx_http_complex_value_t value;
+    ngx_str_t variable; /* "$name", for the error log */
+    pctenc_encoder *enc;
+    pctenc_decoder *dec;
+    ngx_http_pctenc_loc_conf_t *conf; /* where pctenc_on_error is read, once merged */
+} ngx_http_pctenc_step_t;
+
+/* The script code the rewrite module runs: evaluates a step and pushes its result. */
+typedef struct {
+    ngx_http_script_code_pt code;
+    ngx_http_pctenc_step_t *step;
+} ngx_http_pctenc_code_t;
+
+/* A request's last error, for $pctenc_error. */
+typedef struct {
+    ngx_str_t error;
+} ngx_http_pctenc_ctx_t;
+
+static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
+static char *ngx_http_pctenc_on_error(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
+static void *ngx_http_pctenc_create_loc_conf(ngx_conf_t *cf);
+static char *ngx_http_pctenc_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child);
+static ngx_int_t ngx_http_pctenc_add_variables(ngx_conf_t *cf);
+
+static ngx_command_t ngx_http_pctenc_commands[] = {
+    {ngx_string("pctenc_encode"),
+     NGX_HTTP_SRV_CONF | NGX_HTTP_SIF_CONF | NGX_HTTP_LOC_CONF | NGX_HTTP_LIF_CONF |
+         NGX_CONF_2MORE,
+     ngx_http_pctenc_directive, NGX_HTTP_LOC_CONF_OFFSET, PCTENC_OP_ENCODE, NULL},
+    {ngx_string("pctenc_decode"),
+     NGX_HTTP_SRV_CONF | NGX_HTTP_SIF_CONF | NGX_HTTP_LOC_CONF | NGX_HTTP_LIF_CONF |
+         NGX_CONF_2MORE,
+     ngx_http_pctenc_directive, NGX_HTTP_LOC_CONF_OFFSET, PCTENC_OP_DECODE, NULL},
+    {ngx_string("pctenc_normalize"),
+     NGX_HTTP_SRV_CONF | NGX_HTTP_SIF_CONF | NGX_HTTP_LOC_CONF | NGX_HTTP_LIF_CONF |
+         NGX_CONF_TAKE2,
+     ngx_http_pctenc_directive, NGX_HTTP_LOC_CONF_OFFSET, PCTENC_OP_NORMALIZE, NULL},
+    {ngx_string("pctenc_validate"),
+     NGX_HTTP_SRV_CONF | NGX_HTTP_SIF_CONF | NGX_HTTP_LOC_CONF | NGX_HTTP_LIF_CONF |
+         NGX_CONF_TAKE3,
+     ngx_http_pctenc_directive, NGX_HTTP_LOC_CONF_OFFSET, PCTENC_OP_VALIDATE, NULL},
+    {ngx_string("pctenc_on_error"),
+     NGX_HTTP_MAIN_CONF | NGX_HTTP_SRV_CONF | NGX_HTTP_LOC_CONF | NGX_CONF_TAKE1, ngx_http_pctenc_on_error,
+     NGX_HTTP_LOC_CONF_OFFSET, 0, NULL},
+    ngx_null_command};
+
+static ngx_http_module_t ngx_http_pctenc_module_ctx = {
+    ngx_http_pctenc_add_variables, /* preconfiguration */
+    NULL,                          /* postconfiguration */
+    NULL,                          /* create main configuration */
+    NULL,                          /* init main configuration */
+    NULL,                          /* create server configuration */
+    NULL,                          /* merge server configuration */
+    ngx_http_pctenc_create_loc_conf, /* create location configuration */
+    ngx_http_pctenc_merge_loc_conf   /* merge location configuration */
+};
+
+ngx_module_t ngx_http_pctenc_module = {NGX_MODULE_V1,
+                                       &ngx_http_pctenc_module_ctx,
+                                       ngx_http_pctenc_commands,
+                                       NGX_HTTP_MODULE,
+                                       NULL, /* init master */
+                                       NULL, /* init module */
+                                       NULL, /* init process */
+                                       NULL, /* init thread */
+                                       NULL, /* exit thread */
+                                       NULL, /* exit process */
+                                       NULL, /* exit master */
+                                       NGX_MODULE_V1_PADDING};
+
+/* Where the script stops: the rewrite module runs codes while the pointer at `ip` is not 0. */
+static uintptr_t ngx_http_pctenc_exit_code = 0;
+
+static ngx_str_t ngx_http_pctenc_error_name = ngx_string("pctenc_error");
+
+/* ---------------------------------------------------------------------------------------
+ * Running a step. */
+
+/* Records `message at offset N` as the request's error, and logs it with the variable's
+ * name. */
+static void ngx_http_pctenc_fail(ngx_http_request_t *r, ngx_http_pctenc_step_t *step, const pctenc_error *err) {
+    ngx_http_pctenc_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_pctenc_module);
+    const char *what = err->status == PCTENC_INVALID_INPUT ? pctenc_error_kind_str(err->kind)
+                                                           : pctenc_status_str(err->status);
+    if (ctx == NULL) {
+        ctx = ngx_pcalloc(r->pool, sizeof(ngx_http_pctenc_ctx_t));
+        if (ctx != NULL) ngx_http_set_ctx(r, ctx, ngx_http_pctenc_module);
+    }
+    if (ctx != NULL) {
+        size_t cap = ngx_strlen(what) + sizeof(" at offset ") - 1 + NGX_SIZE_T_LEN;
+        u_char *p = ngx_pnalloc(r->pool, cap);
+        if (p != NULL) {
+            ctx->error.data = p;
+            ctx->error.len = ngx_snprintf(p, cap, "%s at offset %uz", what, err->offset) - p;
+        }
+    }
+    ngx_log_error(NGX_LOG_INFO, r->connection->log, 0, "pctenc_decode %V: %s at offset %uz", &step->variable, what,
+                  err->offset);
+}
+
+/* Runs `step` on `src` into `out` (from the request's pool). NGX_OK; NGX_DECLINED for a
+ * decoding error (recorded and logged); NGX_ERROR when memory runs out. */
+static ngx_int_t ngx_http_pctenc_run(ngx_http_request_t *r, ngx_http_pctenc_step_t *step, ngx_str_t *src,
+                                     ngx_str_t *out) {
+    pctenc_error err;
+    size_t size = 0, written = 0;
+    pctenc_status st;
+
+    switch (step->op) {
+    case PCTENC_OP_VALIDATE:
+        st = pctenc_validate(step->enc, src->data, src->len, NULL);
+        out->len = 1;
+        out->data = (u_char *)(st == PCTENC_OK ? "1" : "0");
+        return NGX_OK;
+
+    case PCTENC_OP_ENCODE:
+        /* The size from the function that writes: with no room it reports what it needs. */
+        st = pctenc_encode(step->enc, src->data, src->len, NULL, 0, &size, NULL);
+        if (st != PCTENC_OK && st != PCTENC_BUFFER_TOO_SMALL) return NGX_ERROR;
+        break;
+
+    case PCTENC_OP_DECODE:
+        /* A bound without reading the input: its length (three times it when lossy). */
+        size = pctenc_decoded_len_max(step->dec, src->len);
+        if (size == SIZE_MAX) return NGX_ERROR;
+        break;
+
+    case PCTENC_OP_NORMALIZE:
+        size = src->len; /* never longer */
+        break;
+    }
+
+    out->data = ngx_pnalloc(r->pool, size ? size : 1);
+    if (out->data == NULL) return NGX_ERROR;
+
+    switch (step->op) {
+    case PCTENC_OP_ENCODE:
+        st = pctenc_encode(step->enc, src->data, src->len, out->data, size, &written, &err);
+        break;
+    case PCTENC_OP_DECODE:
+        st = pctenc_decode(step->dec, src->data, src->len, out->data, size, &written, &err);
+        if (st == PCTENC_INVALID_INPUT) {
+            ngx_http_pctenc_fail(r, step, &err);
+            return NGX_DECLINED;
+        }
+        break;
+    default:
+        st = pctenc_normalize(src->data, src->len, out->data, size, &written, &err);
+        break;
+    }
+    if (st != PCTENC_OK) {
+        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0, "pctenc %V: %s", &step->variable,
+                      pctenc_status_str(st));
+        return NGX_ERROR;
+    }
+    out->len = written;
+    return NGX_OK;
+}
+
+/* The script code: pushes the step's result for the ngx_http_script_set_var_code after it, or
+ * ends the script with 400 (or 500) as configured. */
+static void ngx_http_pctenc_code(ngx_http_script_engine_t *e) {
+    ngx_http_pctenc_code_t *code = (ngx_http_pctenc_code_t *)e->ip;
+    ngx_http_pctenc_step_t *step = code->step;
+    ngx_http_request_t *r = e->request;
+    ngx_str_t src, out;
+    ngx_int_t rc;
+
+    e->ip += sizeof(ngx_http_pctenc_code_t);
+
+    if (ngx_http_complex_value(r, &step->value, &src) != NGX_OK) {
+        rc = NGX_ERROR;
+    } else {
+        rc = ngx_http_pctenc_run(r, step, &src, &out);
+    }
+
+    if (rc == NGX_DECLINED) {
+        switch (step->conf->on_error) {
+        case NGX_HTTP_PCTENC_ON_ERROR_PASS:
+            out = src;
+            rc = NGX_OK;
+            break;
+        case NGX_HTTP_PCTENC_ON_ERROR_EMPTY:
+            ngx_str_null(&out);
+            rc = NGX_OK;
+            break;
+        default:
+            e->ip = (u_char *)&ngx_http_pctenc_exit_code;
+            e->status = NGX_HTTP_BAD_REQUEST;
+            return;
+        }
+    }
+    if (rc != NGX_OK) {
+        e->ip = (u_char *)&ngx_http_pctenc_exit_code;
+        e->status = NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return;
+    }
+
+    e->sp->data = out.data;
+    e->sp->len = out.len;
+    e->sp->valid = 1;
+    e->sp->no_cacheable = 0;
+    e->sp->not_found = 0;
+    e->sp->escape = 0;
+    e->sp++;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Variables. */
+
+/* $dst before any pctenc_* directive set it in this request: not found (as `set` does). */
+static ngx_int_t ngx_http_pctenc_unset_variable(ngx_http_request_t *r, ngx_http_variable_value_t *v, uintptr_t data) {
+    (void)r, (void)data;
+    v->not_found = 1;
+    return NGX_OK;
+}
+
+static ngx_int_t ngx_http_pctenc_error_variable(ngx_http_request_t *r, ngx_http_variable_value_t *v, uintptr_t data) {
+    ngx_http_pctenc_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_pctenc_module);
+    (void)data;
+    v->valid = 1;
+    v->no_cacheable = 1;
+    v->not_found = 0;
+    v->escape = 0;
+    if (ctx == NULL) {
+        v->len = 0;
+        v->data = (u_char *)"";
+    } else {
+        v->len = ctx->error.len;
+        v->data = ctx->error.data;
+    }
+    return NGX_OK;
+}
+
+static ngx_int_t ngx_http_pctenc_add_variables(ngx_conf_t *cf) {
+    ngx_http_variable_t *v = ngx_http_add_variable(cf, &ngx_http_pctenc_error_name, NGX_HTTP_VAR_NOCACHEABLE);
+    if (v == NULL) return NGX_ERROR;
+    v->get_handler = ngx_http_pctenc_error_variable;
+    return NGX_OK;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Configuration. */
+
+static void ngx_http_pctenc_free_encoder(void *data) { pctenc_encoder_free(data); }
+static void ngx_http_pctenc_free_decoder(void *data) { pctenc_decoder_free(data); }
+
+static void *ngx_http_pctenc_create_loc_conf(ngx_conf_t *cf) {
+    ngx_http_pctenc_loc_conf_t *conf = ngx_pcalloc(cf->pool, sizeof(ngx_http_pctenc_loc_conf_t));
+    if (conf == NULL) return NULL;
+    conf->on_error = NGX_CONF_UNSET_UINT;
+    return conf;
+}
+
+static char *ngx_http_pctenc_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child) {
+    ngx_http_pctenc_loc_conf_t *prev = parent, *conf = child;
+    (void)cf;
+    ngx_conf_merge_uint_value(conf->on_error, prev->on_error, NGX_HTTP_PCTENC_ON_ERROR_400);
+    return NGX_CONF_OK;
+}
+
+static char *ngx_http_pctenc_on_error(ngx_conf_t *cf, ngx_command_t *cmd, void *conf) {
+    ngx_http_pctenc_loc_conf_t *lcf = conf;
+    ngx_str_t *value = cf->args->elts;
+    (void)cmd;
+    if (lcf->on_error != NGX_CONF_UNSET_UINT) return "is duplicate";
+    if (ngx_strcmp(value[1].data, "400") == 0) {
+        lcf->on_error = NGX_HTTP_PCTENC_ON_ERROR_400;
+    } else if (ngx_strcmp(value[1].data, "pass") == 0) {
+        lcf->on_error = NGX_HTTP_PCTENC_ON_ERROR_PASS;
+    } else if (ngx_strcmp(value[1].data, "empty") == 0) {
+        lcf->on_error = NGX_HTTP_PCTENC_ON_ERROR_EMPTY;
+    } else {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid value \"%V\" in \"%V\": expected 400, pass or empty",
+                           &value[1], &value[0]);
+        return NGX_CONF_ERROR;
+    }
+    return NGX_CONF_OK;
+}
+
+/* Reads the options after VALUE into encoder or decoder flags; an unknown one is an error
+ * naming it. */
+static char *ngx_http_pctenc_options(ngx_conf_t *cf, ngx_http_pctenc_op_e op, ngx_uint_t first, uint32_t *flags) {
+    ngx_str_t *value = cf->args->elts;
+    for (ngx_uint_t i = first; i < cf->args->nelts; i++) {
+        ngx_str_t *o = &value[i];
+#define IS(lit) (o->len == sizeof(lit) - 1 && ngx_strncmp(o->data, lit, o->len) == 0)
+        if (op == PCTENC_OP_ENCODE && IS("space_as_plus")) {
+            *flags |= PCTENC_ENCODE_SPACE_AS_PLUS;
+        } else if (op == PCTENC_OP_ENCODE && IS("lowercase")) {
+            *flags |= PCTENC_ENCODE_LOWERCASE;
+        } else if (op == PCTENC_OP_ENCODE && IS("requote")) {
+            *flags |= PCTENC_ENCODE_KEEP_ESCAPES;
+        } else if (op == PCTENC_OP_ENCODE && IS("iri")) {
+            *flags |= PCTENC_ENCODE_IRI;
+        } else if (op == PCTENC_OP_DECODE && IS("plus")) {
+            *flags |= PCTENC_DECODE_PLUS_AS_SPACE;
+        } else if (op == PCTENC_OP_DECODE && IS("utf8=bytes")) {
+            *flags &= ~(uint32_t)(PCTENC_DECODE_UTF8_STRICT | PCTENC_DECODE_UTF8_LOSSY);
+        } else if (op == PCTENC_OP_DECODE && IS("utf8=strict")) {
+            *flags = (*flags & ~(uint32_t)PCTENC_DECODE_UTF8_LOSSY) | PCTENC_DECODE_UTF8_STRICT;
+        } else if (op == PCTENC_OP_DECODE && IS("utf8=lossy")) {
+            *flags = (*flags & ~(uint32_t)PCTENC_DECODE_UTF8_STRICT) | PCTENC_DECODE_UTF8_LOSSY;
+        } else if (op == PCTENC_OP_DECODE && IS("reject_nul")) {
+            *flags |= PCTENC_DECODE_REJECT_NUL;
+        } else if (op == PCTENC_OP_DECODE && IS("reject_slashes")) {
+            *flags |= PCTENC_DECODE_REJECT_SLASHES;
+        } else if (op == PCTENC_OP_DECODE && IS("reject_crlf")) {
+            *flags |= PCTENC_DECODE_REJECT_CR_LF;
+        } else {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "unknown option \"%V\" in \"%V\": expected %s", o, &value[0],
+                               op == PCTENC_OP_ENCODE ? "space_as_plus, lowercase, requote or iri"
+                                                      : "plus, utf8=bytes|strict|lossy, reject_nul, reject_slashes or "
+                                                        "reject_crlf");
+            return NGX_CONF_ERROR;
+        }
+#undef IS
+    }
+    return NGX_CONF_OK;
+}
+
+/* pctenc_encode, pctenc_decode, pctenc_normalize, pctenc_validate: builds the step and adds
+ * it, then the assignment to $dst, to the rewrite module's script here. */
+static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void *conf) {
+    ngx_str_t *value = cf->args->elts, name, *set = NULL, *mode = NULL;
+    ngx_http_pctenc_op_e op = (ngx_http_pctenc_op_e)cmd->offset;
+    ngx_uint_t value_at = 2, min = 3;
+    ngx_http_pctenc_step_t *step;
+    ngx_http_compile_complex_value_t ccv;
+    ngx_http_variable_t *v;
+    ngx_int_t index;
+    ngx_http_pctenc_rewrite_loc_conf_t *rlcf;
+    ngx_http_pctenc_code_t *code;
+    ngx_http_script_var_code_t *vcode;
+    ngx_pool_cleanup_t *cln;
+    pctenc_error err;
+    uint32_t flags = 0;
+
+    if (op == PCTENC_OP_ENCODE || op == PCTENC_OP_VALIDATE) set = &value[2], value_at = 3, min = 4;
+    if (op == PCTENC_OP_DECODE) mode = &value[2], value_at = 3, min = 4;
+    if (cf->args->nelts < min) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "\"%V\" needs %s", &value[0],
+                           op == PCTENC_OP_ENCODE     ? "a variable, a set and a value: pctenc_encode $dst SET VALUE"
+                           : op == PCTENC_OP_DECODE   ? "a variable, a mode and a value: pctenc_decode $dst MODE VALUE"
+                           : op == PCTENC_OP_VALIDATE ? "a variable, a set and a value: pctenc_validate $dst SET VALUE"
+                                                      : "a variable and a value: pctenc_normalize $dst VALUE");
+        return NGX_CONF_ERROR;
+    }
+    if (op == PCTENC_OP_VALIDATE && cf->args->nelts > 4) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "\"%V\" takes no options", &value[0]);
+        return NGX_CONF_ERROR;
+    }
+
+    name = value[1];
+    if (name.len < 2 || name.data[0] != '$') {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid variable name \"%V\" in \"%V\"", &name, &value[0]);
+        return NGX_CONF_ERROR;
+    }
+
+    step = ngx_pcalloc(cf->pool, sizeof(ngx_http_pctenc_step_t));
+    if (step == NULL) return NGX_CONF_ERROR;
+    step->op = op;
+    step->variable = name;
+    step->conf = conf;
+
+    if (set != NULL) {
+        if (op == PCTENC_OP_ENCODE && ngx_http_pctenc_options(cf, op, value_at + 1, &flags) != NGX_CONF_OK) {
+            return NGX_CONF_ERROR;
+        }
+        if (pctenc_encoder_new((const char *)set->data, set->len, flags, &step->enc, &err) != PCTENC_OK) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "unknown set \"%V\" in \"%V\": expected component, path, query, form, rfc3986, uri, "
+                               "fragment, userinfo, special-query, c0-control, python-quote, python-quote-plus, "
+                               "go-path or non-alphanumeric (`pctenc sets` lists their aliases)",
+                               set, &value[0]);
+            return NGX_CONF_ERROR;
+        }
+        cln = ngx_pool_cleanup_add(cf->pool, 0);
+        if (cln == NULL) return NGX_CONF_ERROR;
+        cln->handler = ngx_http_pctenc_free_encoder;
+        cln->data = step->enc;
+    }
+
+    if (mode != NULL) {
+#define MODE(lit) (mode->len == sizeof(lit) - 1 && ngx_strncmp(mode->data, lit, mode->len) == 0)
+        if (MODE("strict")) {
+            flags = 0;
+        } else if (MODE("lenient")) {
+            flags = PCTENC_DECODE_LENIENT;
+        } else if (MODE("plus")) {
+            flags = PCTENC_DECODE_PLUS_AS_SPACE;
+        } else if (MODE("lossy")) {
+            flags = PCTENC_DECODE_LENIENT | PCTENC_DECODE_UTF8_LOSSY;
+        } else {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "unknown mode \"%V\" in \"%V\": expected strict, lenient, plus or lossy",
+                               mode, &value[0]);
+            return NGX_CONF_ERROR;
+        }
+#undef MODE
+        if (ngx_http_pctenc_options(cf, op, value_at + 1, &flags) != NGX_CONF_OK) return NGX_CONF_ERROR;
+        if (pctenc_decoder_new(flags, NULL, &step->dec, &err) != PCTENC_OK) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "\"%V\": pctenc_decoder_new: %s", &value[0],
+                               pctenc_status_str(err.status));
+            return NGX_CONF_ERROR;
+        }
+        cln = ngx_pool_cleanup_add(cf->pool, 0);
+        if (cln == NULL) return NGX_CONF_ERROR;
+        cln->handler = ngx_http_pctenc_free_decoder;
+        cln->data = step->dec;
+    }
+
+    ngx_memzero(&ccv, sizeof(ngx_http_compile_complex_value_t));
+    ccv.cf = cf;
+    ccv.value = &value[value_at];
+    ccv.complex_value = &step->value;
+    if (ngx_http_compile_complex_value(&ccv) != NGX_OK) return NGX_CONF_ERROR;
+
+    /* $dst: a variable of its own, changeable, "not found" until a step sets it. */
+    name.len--, name.data++;
+    v = ngx_http_add_variable(cf, &name, NGX_HTTP_VAR_CHANGEABLE);
+    if (v == NULL) return NGX_CONF_ERROR;
+    index = ngx_http_get_variable_index(cf, &name);
+    if (index == NGX_ERROR) return NGX_CONF_ERROR;
+    if (v->get_handler == NULL) {
+        v->get_handler = ngx_http_pctenc_unset_variable;
+        v->data = (uintptr_t)index;
+    }
+
+    rlcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_rewrite_module);
+    code = ngx_http_script_start_code(cf->pool, &rlcf->codes, sizeof(ngx_http_pctenc_code_t));
+    if (code == NULL) return NGX_CONF_ERROR;
+    code->code = ngx_http_pctenc_code;
+    code->step = step;
+    vcode = ngx_http_script_start_code(cf->pool, &rlcf->codes, sizeof(ngx_http_script_var_code_t));
+    if (vcode == NULL) return NGX_CONF_ERROR;
+    vcode->code = ngx_http_script_set_var_code;
+    vcode->index = (uintptr_t)index;
+    return NGX_CONF_OK;
+}
