@@ -141,11 +141,14 @@ static void ngx_http_pctenc_fail(ngx_http_request_t *r, ngx_http_pctenc_step_t *
         if (ctx != NULL) ngx_http_set_ctx(r, ctx, ngx_http_pctenc_module);
     }
     if (ctx != NULL) {
-        size_t cap = ngx_strlen(what) + sizeof(" at offset ") - 1 + NGX_SIZE_T_LEN;
-        u_char *p = ngx_pnalloc(r->pool, cap);
+        size_t cap = ngx_strlen(what) + sizeof(" (0xHH) at offset ") - 1 + NGX_SIZE_T_LEN;
+        u_char *p = ngx_pnalloc(r->pool, cap), *end;
         if (p != NULL) {
             ctx->error.data = p;
-            ctx->error.len = ngx_snprintf(p, cap, "%s at offset %uz", what, err->offset) - p;
+            end = err->kind == PCTENC_KIND_FORBIDDEN_BYTE
+                      ? ngx_snprintf(p, cap, "%s (0x%02Xd) at offset %uz", what, (int)err->byte, err->offset)
+                      : ngx_snprintf(p, cap, "%s at offset %uz", what, err->offset);
+            ctx->error.len = end - p;
         }
     }
     ngx_log_error(NGX_LOG_INFO, r->connection->log, 0, "pctenc_decode %V: %s at offset %uz", &step->variable, what,
