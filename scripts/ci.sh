@@ -65,12 +65,15 @@ cpu_backends() {
 # libgcc_s (to run i686 binaries natively); GNU time for the peak-memory check; util-linux's
 # `script` gives the CLI tests a terminal; python3 and its venv module for the scripts and
 # the wheel; node for the differential check and the browser tests; pkg-config, a C compiler
-# and Valgrind for the C API; Debian's Chromium for the page (no browser download).
+# and Valgrind for the C API; Debian's Chromium for the page (no browser download); nginx,
+# its module source tree (nginx-dev), set-misc and wrk for the nginx module.
 packages=(qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-i686-linux-gnu libc6-dev-i386-cross
-  libc6-i386 lib32gcc-s1 time bsdutils python3 python3-venv nodejs pkg-config gcc valgrind chromium)
+  libc6-i386 lib32gcc-s1 time bsdutils python3 python3-venv nodejs pkg-config gcc valgrind chromium
+  nginx nginx-dev libnginx-mod-http-set-misc wrk)
 # What shows that each is installed: a command, or a file.
 installed_marks=(qemu-aarch64 qemu-x86_64 aarch64-linux-gnu-gcc i686-linux-gnu-gcc /lib/ld-linux.so.2
-  /usr/lib32/libgcc_s.so.1 /usr/bin/time script python3 node pkg-config cc valgrind chromium)
+  /usr/lib32/libgcc_s.so.1 /usr/bin/time script python3 node pkg-config cc valgrind chromium
+  nginx /usr/share/nginx/src/configure /usr/lib/nginx/modules/ngx_http_set_misc_module.so wrk)
 need_packages() {
   local mark missing=()
   for mark in "${installed_marks[@]}"; do
@@ -357,6 +360,18 @@ step_oracle() {
   python3 scripts/large-inputs.py --mib 16 --stream-gib 0.25 --runs 1 --max-rss-mib 32
   python3 scripts/gen-charset-oracle.py --check
   python3 scripts/oracle-check.py target/release/pctenc --cases 2000
+}
+
+# the nginx module (pctenc-nginx/): built against Debian's nginx-dev, tested in a real nginx
+# beside set-misc, then once more under Valgrind
+step_nginx() {
+  lane_b
+  need_packages
+  local module
+  module=$(bash pctenc-nginx/build.sh | tail -n 1)
+  cargo build --release --bin pctenc
+  PCTENC_NGINX_MODULE=$module PCTENC_CLI=$CARGO_TARGET_DIR/release/pctenc PCTENC_NGINX_VALGRIND=1 \
+    limit 600 "nginx module tests" python3 pctenc-nginx/t/test_module.py
 }
 
 # the web page (web/): the module's tests and lints, the build, the browser tests in
