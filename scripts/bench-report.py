@@ -11,7 +11,9 @@ benches/results/ (committed, so that anyone can regenerate and check the report)
   (the page's "C API" section; left out when the file is missing);
 - `datafusion.json`: the Arrow kernels and SQL functions against `datafusion-spark`, written
   by `pctenc-datafusion/bench.sh --json` (the page's "SQL functions" section; left out when
-  the file is missing).
+  the file is missing);
+- `nginx.json`: the nginx module against set-misc under wrk, written by
+  `pctenc-nginx/bench.sh --json` (the page's "nginx module" section; left out when missing).
 
 - `runs.json`: which run produced each group's figures (commit, date, CPU), written by
   `machine --group GROUP` before the group runs.
@@ -91,6 +93,7 @@ GROUPS = {
     "capi": ("the C API (`pctenc-capi/bench.sh`, `capi.json`)", ()),
     "python": ("the Python package (`pctenc-python/bench.py`, `python.json`)", ()),
     "datafusion": ("the SQL functions (`pctenc-datafusion/bench.sh`, `datafusion.json`)", ()),
+    "nginx": ("the nginx module against set-misc (`pctenc-nginx/bench.sh`, `nginx.json`)", ()),
 }
 # The names, in the tables' heads, of functions whose id says less than a reader needs.
 NAMES = {"memcpy-output": "`memcpy` of the output"}
@@ -811,10 +814,11 @@ def large_section(data):
 
 
 def report(results, large, machine, backends, capi=None, datafusion=None, short=None, charset=None,
-           python=None, runs=None):
+           python=None, runs=None, nginx=None):
     best = backends[0]
     runs = runs or {}
-    files = {"charset": charset, "capi": capi, "python": python, "datafusion": datafusion, "parallel": large}
+    files = {"charset": charset, "capi": capi, "python": python, "datafusion": datafusion, "parallel": large,
+             "nginx": nginx}
     present = {"encode", "decode"} | {g for g, d in files.items() if d} | ({"short"} if short else set())
     line = lambda group: run_line(group, runs, machine, files)
     ours = [f"pctenc-{b}" for b in backends]
@@ -960,7 +964,46 @@ against the serial ones, on the `log` workload, GB/s of input:
 
 {large_section(large)}
 """ + charset_section(charset, line("charset")) + capi_section(capi, line("capi")) \
-        + python_section(python, line("python")) + datafusion_section(datafusion, line("datafusion"))
+        + python_section(python, line("python")) + datafusion_section(datafusion, line("datafusion")) \
+        + nginx_section(nginx, line("nginx"))
+
+
+def nginx_section(ng, run=""):
+    """The nginx module (`pctenc-nginx/`) against set-misc under wrk, from `nginx.json`."""
+    if not ng:
+        return ""
+    rows = []
+    label = {"100": "100 B", "1024": "1 KiB", "65536": "64 KiB"}
+    for size, by in ng["results"].items():
+        ours, misc, base = by["pctenc"], by["set-misc"], by["baseline"]
+        ratio = ours["requests_per_s"] / misc["requests_per_s"]
+        goal = "1.5x" if size == "65536" else "1.0x" if size == "100" else ""
+        met = "" if not goal else (" met" if ratio >= float(goal[:-1]) else " **not met**")
+        rows.append(f"| {label.get(size, size + ' B')} | {ours['requests_per_s']:,.0f} ({ours['p99_ms']:.2f} ms) "
+                    f"| {misc['requests_per_s']:,.0f} ({misc['p99_ms']:.2f} ms) "
+                    f"| {base['requests_per_s']:,.0f} ({base['p99_ms']:.2f} ms) | {ratio:.2f}x | {goal}{met} |")
+    nl = "\n"
+    return f"""
+## nginx module
+
+{run}
+
+`ngx_http_pctenc_module` (`pctenc-nginx/`) against OpenResty's set-misc (Debian's
+`libnginx-mod-http-set-misc`) in nginx {ng['nginx']}, measured by `bash pctenc-nginx/bench.sh
+--json benches/results/nginx.json` on {ng['date']} ({ng['cpu']}, {ng['cores']} cores, commit
+{ng['commit']}, load average {' '.join(ng['load'])} when it ended): one nginx worker and `wrk -t1
+-c16 -d{ng['seconds']}s` on loopback, one run each. Each location decodes one query argument and
+encodes it again: `pctenc_decode strict` then `pctenc_encode component`; `set_unescape_uri`
+then `set_escape_uri`; and the baseline, `return 200 $arg_v`. The argument is access-log text
+(paths, words, non-ASCII), percent-encoded. Requests per second (p99 latency):
+
+| argument | pctenc | set-misc | baseline | pctenc / set-misc | goal |
+|---|---:|---:|---:|---:|---|
+{nl.join(rows)}
+
+One run on a shared machine: at 100 B and 1 KiB a request is mostly nginx's own work (the
+baseline shows how much), so differences there of a few per cent are within its noise.
+"""
 
 
 def datafusion_section(df, run=""):
@@ -1138,10 +1181,12 @@ def main():
     charset = json.loads(charset_path.read_text()) if charset_path.exists() else None
     python_path = results_dir / "python.json"
     python = json.loads(python_path.read_text()) if python_path.exists() else None
+    nginx_path = results_dir / "nginx.json"
+    nginx = json.loads(nginx_path.read_text()) if nginx_path.exists() else None
     runs_path = results_dir / "runs.json"
     runs = json.loads(runs_path.read_text()) if runs_path.exists() else {}
     outputs = {docs / "BENCHMARKS.md": report(results, large, machine, backends, capi, datafusion, short,
-                                              charset, python, runs)}
+                                              charset, python, runs, nginx)}
     for name, svg in charts(results, backends, GOAL_SIZE):
         if svg is None:
             print(f"warning: no results at {size_label(GOAL_SIZE)} for {name}: left as it was", file=sys.stderr)

@@ -17,6 +17,7 @@
 #   capi             pctenc-capi/bench.sh: the C API against the Rust API
 #   python           pctenc-python/bench.py (needs `pip install ./pctenc-python` first)
 #   datafusion       pctenc-datafusion/bench.sh: the SQL functions against datafusion-spark
+#   nginx            pctenc-nginx/bench.sh: the nginx module against set-misc, under wrk
 #
 # Criterion options can follow `--`, e.g. `bash scripts/bench.sh encode -- --measurement-time 5`;
 # the defaults are `--warm-up-time 1 --measurement-time 2` for the full run and
@@ -30,8 +31,8 @@ groups=() opts=()
 while [ $# -gt 0 ]; do
   case $1 in
     --) shift && opts=("$@") && break ;;
-    list) sed -n '/^#   encode/,/^#   datafusion/p' "$0" | sed 's/^# \{0,3\}//' && exit 0 ;;
-    encode | decode | short | parallel | charset | capi | python | datafusion) groups+=("$1") ;;
+    list) sed -n '/^#   encode/,/^#   nginx/p' "$0" | sed 's/^# \{0,3\}//' && exit 0 ;;
+    encode | decode | short | parallel | charset | capi | python | datafusion | nginx) groups+=("$1") ;;
     -*) opts=("$@") && break ;; # criterion options without `--`, as before groups existed
     *) echo "bench.sh: no group \"$1\" (bash scripts/bench.sh list)" >&2 && exit 2 ;;
   esac
@@ -81,6 +82,7 @@ for group in "${groups[@]}"; do
     capi) bash pctenc-capi/bench.sh --json benches/results/capi.json ;;
     python) python3 pctenc-python/bench.py --json benches/results/python.json ;;
     datafusion) bash pctenc-datafusion/bench.sh --json benches/results/datafusion.json ;;
+    nginx) bash pctenc-nginx/bench.sh --json benches/results/nginx.json ;;
   esac
 done
 report
