@@ -111,7 +111,15 @@ def locations():
     return out
 
 
-def config(prefix, port, module, extra=""):
+def readme_example():
+    """The ```nginx block after the README's marker comment."""
+    with open(os.path.join(ROOT, "pctenc-nginx/README.md")) as f:
+        text = f.read()
+    after = text.split("<!-- the example: pctenc-nginx/t/test_module.py runs this block -->", 1)[1]
+    return after.split("```nginx\n", 1)[1].split("```", 1)[0]
+
+
+def config(prefix, port, module, extra="", backend_port=None):
     loads = "\n".join(f"load_module {m};" for m in [module] + SETMISC)
     temp = " ".join(f"{k}_temp_path {prefix}/tmp;" for k in ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"])
     body = "\n    ".join(locations())
@@ -125,10 +133,16 @@ http {{
   {temp}
   large_client_header_buffers 4 512k;
   default_type application/octet-stream;
+  upstream backend {{ server 127.0.0.1:{backend_port}; }}
+  server {{
+    listen 127.0.0.1:{backend_port};
+    location / {{ return 200 "backend got $request_uri"; }}
+  }}
   server {{
     listen 127.0.0.1:{port};
     pctenc_encode $srv path "/server level/";
     {body}
+    {readme_example()}
   }}
 }}
 """
@@ -144,7 +158,7 @@ class Nginx:
         extra = "master_process off;\ndaemon off;" if valgrind else ""
         self.conf = os.path.join(self.prefix, "nginx.conf")
         with open(self.conf, "w") as f:
-            f.write(config(self.prefix, self.port, module, extra))
+            f.write(config(self.prefix, self.port, module, extra, free_port()))
         cmd = ["nginx", "-p", self.prefix, "-c", self.conf]
         self.valgrind_log = os.path.join(self.prefix, "valgrind.log")
         if valgrind:
@@ -322,6 +336,22 @@ class Module(unittest.TestCase):
         self.assertEqual(get(self.conn, "/before")[:2], (200, b"[]"))
         self.assertEqual(get(self.conn, "/order")[:2], (200, b"if:a%2520b%2Fc"))
         self.assertEqual(get(self.conn, "/server")[:2], (200, b"/server%20level/"))
+
+    def test_readme_example(self):
+        """The README's location in front of a backend that echoes the request line."""
+        def fetch(path):
+            self.conn.request("GET", path)
+            r = self.conn.getresponse()
+            return r.status, r.read()
+        self.assertEqual(fetch("/app/a%7eb/caf%c3%a9?x=%2F"), (200, b"backend got /app/a~b/caf%C3%A9?x=%2F"))
+        self.assertEqual(fetch("/app/plain/path"), (200, b"backend got /app/plain/path"))
+        for bad in ["/app/a%2fb", "/app/a%5Cb", "/app/x/%2e%2e/y", "/app/x/%2E/y", "/app/a%zz", "/app/a%0d%0a",
+                    "/app/a%00", "/app/caf%e9"]:
+            self.assertEqual(fetch(bad)[0], 400, bad)
+        # Out of /app/ once nginx resolves it: another location answers, the backend never sees it.
+        status, body = fetch("/app/%2e%2e/secret")
+        self.assertNotEqual(status, 200)
+        self.assertNotIn(b"backend got", body)
 
     def test_set_misc_side_by_side(self):
         """set_escape_uri keeps ten characters more than pctenc's `rfc3986` set (!$'()*,@`|),
