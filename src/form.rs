@@ -39,7 +39,7 @@ use core::iter::FusedIterator;
 
 #[cfg(feature = "encoding")]
 use crate::charset::Charset;
-use crate::{Decoder, Encoder, sets};
+use crate::{decode::Decoder, encode::Encoder, sets};
 
 /// Parses an `application/x-www-form-urlencoded` byte string into its `(name, value)` pairs,
 /// as the WHATWG URL Standard specifies, so that a server reads a form body or query string

@@ -16,7 +16,7 @@
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, vec::Vec};
 
-use crate::{BufferTooSmall, hex};
+use crate::{error::BufferTooSmall, hex};
 
 /// What a changed escape becomes: one decoded byte, or the escape with uppercase digits.
 #[derive(Clone, Copy)]

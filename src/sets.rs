@@ -330,7 +330,7 @@ mod tests {
     #[test]
     #[cfg_attr(miri, ignore = "exhaustive check of safe table code, too slow for Miri: runs natively")]
     fn named_sets_through_every_builder() {
-        let named: Vec<crate::Set> = super::NAMED.iter().map(|n| n.set).collect();
+        let named: Vec<crate::set::Set> = super::NAMED.iter().map(|n| n.set).collect();
         crate::set::check_builders(&named);
     }
 }

@@ -8,7 +8,7 @@ use encoding_rs::{DecoderResult, Encoding, UTF_8};
 
 use super::Charset;
 use crate::scalar::decode::source_offset;
-use crate::{DecodeError, DecodeErrorKind, Decoder, Utf8Mode};
+use crate::{decode::Decoder, decode::Utf8Mode, error::DecodeError, error::DecodeErrorKind};
 
 impl Decoder {
     /// Decodes `input`, whose escapes (and raw bytes) are text in `charset`, as a server reads

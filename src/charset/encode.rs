@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use encoding_rs::{EncoderResult, Encoding, ISO_2022_JP, UTF_8};
 
 use super::Charset;
-use crate::Encoder;
+use crate::encode::Encoder;
 
 /// Room for the bytes `encoding_rs` writes per call: more than any character needs (ISO-2022-
 /// JP's escape sequence and a character, 5 bytes), small enough for the stack.

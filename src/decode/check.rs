@@ -6,7 +6,7 @@
 use super::utf8::{self, Utf8End};
 use super::{Decoder, Utf8Mode};
 use crate::scalar::decode as scalar;
-use crate::{DecodeError, DecodeErrorKind};
+use crate::{error::DecodeError, error::DecodeErrorKind};
 
 impl Decoder {
     /// Applies the UTF-8 mode to `decoded` (the decoding of `input`) in strict mode: the

@@ -3,7 +3,7 @@
 use core::fmt;
 
 use super::Decoder;
-use crate::Set;
+use crate::set::Set;
 
 impl fmt::Debug for Decoder {
     /// Every option by the name of its builder, the kept escapes readably: `nothing`, the

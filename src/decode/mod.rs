@@ -20,10 +20,10 @@ pub use options::{Reject, Utf8Mode};
 pub use stream::StreamDecoder;
 
 #[cfg(doc)]
-use crate::DecodeErrorKind;
+use crate::error::DecodeErrorKind;
 use crate::kernel_io::{Rules, Step};
 use crate::scalar::decode as scalar;
-use crate::{DecodeError, Engine, Set};
+use crate::{error::DecodeError, set::Set, simd::engine::Engine};
 
 /// Percent-decodes with one choice of the three switches of `DECODING.md`: what a malformed
 /// `%` does (strict error or lenient copy), whether `+` is a space, and what happens to

@@ -7,9 +7,9 @@ use alloc::{borrow::Cow, string::String, vec::Vec};
 use super::lossy::{lossy_fit, unfinished_tail};
 use super::utf8::{self, Utf8End};
 use super::{Decoder, Utf8Mode};
-use crate::DecodeError;
+use crate::error::DecodeError;
 #[cfg(doc)]
-use crate::DecodeErrorKind;
+use crate::error::DecodeErrorKind;
 #[cfg(feature = "alloc")]
 use crate::kernel_io::Step;
 use crate::scalar::decode as scalar;
@@ -210,7 +210,7 @@ impl Decoder {
     #[cfg(feature = "rayon")]
     pub fn par_decode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) -> Result<(), DecodeError> {
         let input = input.as_ref();
-        if input.len() < crate::PAR_DECODE_THRESHOLD
+        if input.len() < crate::par::PAR_DECODE_THRESHOLD
             || crate::par::single_thread()
             || !super::par::splits(self)
         {

@@ -12,10 +12,10 @@ use crate::kernel_io::Step;
 use crate::par::{
     Buffers, Slot, at_char_boundary, borders, fill_spare, outside_escape, window, windows, write_all,
 };
-use crate::{DecodeError, Decoder, Utf8Mode, simd};
+use crate::{decode::Decoder, decode::Utf8Mode, error::DecodeError, simd};
 
 /// The set of `%` alone.
-const PERCENT: crate::Set = crate::Set::EMPTY.with_iri(true).add(b'%');
+const PERCENT: crate::set::Set = crate::set::Set::EMPTY.with_iri(true).add(b'%');
 
 /// Whether `decoder`'s rules decode chunks on their own: `%u` escapes (whose surrogate
 /// halves pair across escapes) and kept escapes (whose output length the count does not
@@ -191,7 +191,7 @@ fn body_end(input: &[u8], last: bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Reject;
+    use crate::decode::Reject;
     use crate::par::samples::{chunks, inputs};
 
     #[test]
@@ -243,8 +243,8 @@ mod tests {
             long.extend_from_slice(&input);
         }
         let mut ran = Vec::new();
-        for backend in crate::Backend::ALL {
-            let Some(engine) = crate::Engine::new(backend) else { continue };
+        for backend in crate::simd::engine::Backend::ALL {
+            let Some(engine) = crate::simd::engine::Engine::new(backend) else { continue };
             ran.push(backend.name());
             for input in inputs().iter().chain([&long]) {
                 for from in (0..input.len().min(70)).step_by(if cfg!(miri) { 13 } else { 1 }) {
@@ -255,7 +255,7 @@ mod tests {
             }
         }
         std::println!("count_valid_escapes ran on: {}", ran.join(", "));
-        assert!(ran.contains(&crate::Engine::detect().backend().name()));
+        assert!(ran.contains(&crate::simd::engine::Engine::detect().backend().name()));
     }
 
     #[test]

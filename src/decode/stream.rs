@@ -4,7 +4,7 @@ use alloc::{borrow::Cow, vec::Vec};
 
 use super::{Decoder, Utf8Mode, utf8, utf8::Utf8End};
 use crate::scalar::decode as scalar;
-use crate::{DecodeError, DecodeErrorKind};
+use crate::{error::DecodeError, error::DecodeErrorKind};
 
 /// Decodes input that arrives in pieces (a pipe, a socket, a large file), giving the same
 /// output and the same errors as decoding it all at once, whatever the pieces.
@@ -265,7 +265,7 @@ impl StreamDecoder {
         let mut decoded = Vec::new();
         if self.decoder.utf8 != Utf8Mode::Bytes
             || !super::par::splits(&self.decoder)
-            || input.len() < crate::PAR_DECODE_THRESHOLD
+            || input.len() < crate::par::PAR_DECODE_THRESHOLD
         {
             self.feed(input, &mut decoded).map_err(DecodeError::into_io)?;
             return out.write_all(&decoded);
@@ -407,7 +407,7 @@ impl StreamDecoder {
     /// error, `out` holds (at least) the bytes decoded before it.
     fn decode_bytes(&self, src: &[u8], out: &mut Vec<u8>, last: bool) -> Result<usize, DecodeError> {
         #[cfg(feature = "rayon")]
-        if src.len() >= crate::PAR_DECODE_THRESHOLD
+        if src.len() >= crate::par::PAR_DECODE_THRESHOLD
             && !crate::par::single_thread()
             && super::par::splits(&self.decoder)
         {

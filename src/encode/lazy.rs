@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::{Set, hex};
+use crate::{hex, set::Set};
 
 /// The lazy encoding of a byte slice: an iterator over pieces of the output, each a `&str`
 /// (a run of input bytes the set keeps, borrowed from the input; or one `%HH` escape, written

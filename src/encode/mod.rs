@@ -15,7 +15,7 @@ pub use lazy::PercentEncode;
 #[cfg(feature = "alloc")]
 pub use stream::StreamEncoder;
 
-use crate::{Engine, Set, hex, simd};
+use crate::{hex, set::Set, simd, simd::engine::Engine};
 
 /// Percent-encodes with one set and one choice of hex case.
 ///
@@ -216,7 +216,7 @@ impl Encoder {
     /// assert!(enc.validate(enc.encode("a b/c").as_bytes()).is_ok());
     /// assert!(enc.validate("a b").is_err());
     /// ```
-    pub fn validate(&self, input: impl AsRef<[u8]>) -> Result<(), crate::ValidationError> {
+    pub fn validate(&self, input: impl AsRef<[u8]>) -> Result<(), crate::error::ValidationError> {
         let engine = self.engine_value();
         crate::scalar::validate::validate(input.as_ref(), &self.set, |i, s| simd::valid_prefix(engine, i, s))
     }

@@ -9,8 +9,8 @@ use super::Encoder;
 use super::lazy::PercentEncode;
 use super::parts::{Part, try_segments};
 #[cfg(feature = "alloc")]
-use crate::Utf16Error;
-use crate::{BufferTooSmall, simd};
+use crate::error::Utf16Error;
+use crate::{error::BufferTooSmall, simd};
 
 impl Encoder {
     /// The exact length of the encoded output, or `None` if it does not fit in a `usize`
@@ -341,7 +341,7 @@ impl Encoder {
     #[cfg(feature = "rayon")]
     pub fn par_encode_vec(&self, input: impl AsRef<[u8]>, out: &mut Vec<u8>) {
         let input = input.as_ref();
-        if input.len() < crate::PAR_ENCODE_THRESHOLD || crate::par::single_thread() {
+        if input.len() < crate::par::PAR_ENCODE_THRESHOLD || crate::par::single_thread() {
             self.encode_vec(input, out);
         } else {
             super::par::encode_vec(self, input, out, crate::par::CHUNK);
@@ -387,7 +387,7 @@ impl Encoder {
         out: &mut W,
         buffers: &mut crate::par::Buffers,
     ) -> std::io::Result<()> {
-        if input.len() < crate::PAR_ENCODE_THRESHOLD {
+        if input.len() < crate::par::PAR_ENCODE_THRESHOLD {
             let mut encoded = Vec::new();
             self.encode_vec(input, &mut encoded);
             out.write_all(&encoded)
@@ -410,7 +410,7 @@ impl Encoder {
     #[cfg(feature = "rayon")]
     pub fn par_encode<'a, I: AsRef<[u8]> + ?Sized>(&self, input: &'a I) -> Cow<'a, str> {
         let input = input.as_ref();
-        if input.len() < crate::PAR_ENCODE_THRESHOLD || crate::par::single_thread() {
+        if input.len() < crate::par::PAR_ENCODE_THRESHOLD || crate::par::single_thread() {
             return self.encode(input);
         }
         let mut out = String::new();

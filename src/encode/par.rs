@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use std::io::{self, Write};
 
-use crate::Encoder;
+use crate::encode::Encoder;
 use crate::par::{Buffers, Slot, at_char_boundary, borders, fill_slots, outside_escape, windows};
 
 /// `input` cut into chunks of about `chunk` bytes that encode independently.
@@ -51,7 +51,7 @@ pub(crate) fn encode_to<W: Write + Send>(
     chunk: usize,
 ) -> io::Result<()> {
     let pieces = encode_pieces(encoder, input, chunk);
-    let work = |piece: &[u8], slot: &mut Slot| -> Result<(), crate::BufferTooSmall> {
+    let work = |piece: &[u8], slot: &mut Slot| -> Result<(), crate::error::BufferTooSmall> {
         if slot.buf.len() < piece.len() {
             // Room for a piece's encoding when a sixth of its bytes are escaped; a piece that
             // needs more grows its buffer once (buffers are reused).

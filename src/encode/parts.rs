@@ -5,7 +5,7 @@
 //! the kernels stay per-byte.
 
 use super::Encoder;
-use crate::{Set, hex};
+use crate::{hex, set::Set};
 
 impl Encoder {
     /// Calls `f` on the parts of `input`: all of it as text, or when re-quoting, the runs

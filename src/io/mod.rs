@@ -90,7 +90,7 @@ mod write;
 use alloc::vec::Vec;
 use std::io;
 
-use crate::{DecodeError, StreamDecoder, StreamEncoder};
+use crate::{decode::StreamDecoder, encode::StreamEncoder, error::DecodeError};
 
 pub use read::{DecodeReader, EncodeReader};
 pub use write::{DecodeWriter, EncodeWriter};

@@ -5,7 +5,9 @@ use core::fmt;
 use std::io::{self, BufRead, Read};
 
 use super::{CHUNK, Codec, invalid_data, reserve};
-use crate::{DecodeError, Decoder, Encoder, StreamDecoder, StreamEncoder};
+use crate::{
+    decode::Decoder, decode::StreamDecoder, encode::Encoder, encode::StreamEncoder, error::DecodeError,
+};
 
 /// Where a reader's stream is.
 #[derive(Clone, Copy, Debug)]

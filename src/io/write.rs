@@ -5,7 +5,9 @@ use core::fmt;
 use std::io::{self, Write};
 
 use super::{CHUNK, Codec, SLACK, invalid_data, reserve};
-use crate::{DecodeError, Decoder, Encoder, StreamDecoder, StreamEncoder};
+use crate::{
+    decode::Decoder, decode::StreamDecoder, encode::Encoder, encode::StreamEncoder, error::DecodeError,
+};
 
 /// The state both writers share: the stream, the inner writer, and the output not passed on
 /// yet.

@@ -1,6 +1,6 @@
 //! A set as a 256-bit bitmap: one shift and a mask per byte, for the scalar loops.
 
-use crate::Set;
+use crate::set::Set;
 
 /// The set as a 256-bit bitmap, for a branch-free per-byte test.
 #[derive(Clone, Copy)]

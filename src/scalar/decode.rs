@@ -4,7 +4,7 @@
 use core::mem::MaybeUninit;
 
 use crate::kernel_io::{Rules, Step, put};
-use crate::{DecodeError, DecodeErrorKind, hex};
+use crate::{error::DecodeError, error::DecodeErrorKind, hex};
 
 /// What the scalar decoder asks of the rules.
 impl Rules {

@@ -5,9 +5,9 @@
 
 use core::mem::MaybeUninit;
 
-use crate::Set;
 use crate::kernel_io::{Partial, put};
 use crate::scalar::bits::Bits;
+use crate::set::Set;
 
 /// How many bytes of `input` are written as a three-byte `%HH` (a space written as `+` is not
 /// counted: it stays one byte).

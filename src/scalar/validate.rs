@@ -3,7 +3,7 @@
 
 use crate::error::{ValidationError, ValidationErrorKind};
 use crate::scalar::bits::Bits;
-use crate::{Set, hex};
+use crate::{hex, set::Set};
 
 /// The scalar validator, from `from` (a token boundary) to the end: the reference.
 pub(crate) fn validate_from(input: &[u8], set: &Set, from: usize) -> Result<(), ValidationError> {

@@ -86,7 +86,7 @@ macro_rules! backend {
         /// # Safety
         /// The CPU supports every feature of [`FEATURES`] ([`is_available`]).
         $(#[target_feature(enable = $feature)])+
-        pub(crate) unsafe fn count_escapes(input: &[u8], set: &$crate::Set) -> usize {
+        pub(crate) unsafe fn count_escapes(input: &[u8], set: &$crate::set::Set) -> usize {
             $crate::simd::entry::short_input! {
                 len: input.len(), short: SHORT, block: <$kernel as $crate::simd::kernel::Kernel>::BYTES,
                 scalar: $crate::scalar::encode::count_escapes(input, set),
@@ -101,7 +101,7 @@ macro_rules! backend {
         /// # Safety
         /// As for [`count_escapes`].
         $(#[target_feature(enable = $feature)])+
-        pub(crate) unsafe fn first_change(input: &[u8], set: &$crate::Set) -> usize {
+        pub(crate) unsafe fn first_change(input: &[u8], set: &$crate::set::Set) -> usize {
             $crate::simd::entry::short_input! {
                 len: input.len(), short: SHORT, block: <$kernel as $crate::simd::kernel::Kernel>::BYTES,
                 scalar: $crate::scalar::encode::first_change(input, set),
@@ -118,7 +118,7 @@ macro_rules! backend {
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn count_escapes_before(
             input: &[u8],
-            set: &$crate::Set,
+            set: &$crate::set::Set,
             base: usize,
             cuts: &[usize],
             counts: &mut [usize],
@@ -142,7 +142,7 @@ macro_rules! backend {
         $(#[target_feature(enable = $feature)])+
         pub(crate) unsafe fn encode(
             input: &[u8],
-            set: &$crate::Set,
+            set: &$crate::set::Set,
             digits: &[u8; 16],
             out: &mut [core::mem::MaybeUninit<u8>],
         ) -> $crate::kernel_io::Partial {
@@ -168,7 +168,7 @@ macro_rules! backend {
         #[inline(never)]
         unsafe fn encode_blocks(
             input: &[u8],
-            set: &$crate::Set,
+            set: &$crate::set::Set,
             digits: &[u8; 16],
             out: &mut [core::mem::MaybeUninit<u8>],
         ) -> $crate::kernel_io::Partial {
@@ -182,7 +182,7 @@ macro_rules! backend {
         /// # Safety
         /// As for [`count_escapes`].
         $(#[target_feature(enable = $feature)])+
-        pub(crate) unsafe fn valid_prefix(input: &[u8], set: &$crate::Set) -> usize {
+        pub(crate) unsafe fn valid_prefix(input: &[u8], set: &$crate::set::Set) -> usize {
             $crate::simd::entry::short_input! {
                 len: input.len(), short: SHORT, block: <$kernel as $crate::simd::kernel::Kernel>::BYTES,
                 scalar: 0,
@@ -212,7 +212,7 @@ macro_rules! backend {
             out: &mut [core::mem::MaybeUninit<u8>],
             rules: $crate::kernel_io::Rules,
             last: bool,
-        ) -> Result<$crate::kernel_io::Step, $crate::DecodeError> {
+        ) -> Result<$crate::kernel_io::Step, $crate::error::DecodeError> {
             // A block is not enough: the vector decoder also looks at the two bytes after it.
             // Too short for any backend's block and those two bytes, the scalar code, which
             // the vector decoder would run on all of it.
@@ -238,7 +238,7 @@ macro_rules! backend {
             out: &mut [core::mem::MaybeUninit<u8>],
             rules: $crate::kernel_io::Rules,
             last: bool,
-        ) -> Result<$crate::kernel_io::Step, $crate::DecodeError> {
+        ) -> Result<$crate::kernel_io::Step, $crate::error::DecodeError> {
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::decode::decode::<$kernel>(input, out, rules, last, decode_escape_run) }
         }

@@ -3,7 +3,7 @@
 //! `aarch64/`, and the build-time check of their constants ([`Fits`]). The algorithms over
 //! them are in `generic/`.
 
-use crate::Set;
+use crate::set::Set;
 
 /// The per-block operations of one instruction set.
 ///

@@ -29,7 +29,7 @@ mod x86 {
 use crate::kernel_io::{Partial, Rules, Step};
 use crate::scalar::decode as scalar_decode;
 use crate::scalar::encode as scalar;
-use crate::{DecodeError, Set};
+use crate::{error::DecodeError, set::Set};
 use core::mem::MaybeUninit;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 use engine::Backend;

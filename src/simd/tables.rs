@@ -1,7 +1,7 @@
 //! Constants the vector kernels share: the nibble tables that classify bytes for any set,
 //! and the shuffle patterns that lay out `%HH` escapes. See `ALGORITHMS.md`.
 
-use crate::Set;
+use crate::set::Set;
 
 /// The two 16-entry tables of the nibble-lookup classifier.
 ///

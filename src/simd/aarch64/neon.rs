@@ -4,7 +4,7 @@
 
 use core::arch::aarch64::*;
 
-use crate::Set;
+use crate::set::Set;
 use crate::simd::kernel::{DecodeKernel, Kernel};
 use crate::simd::tables::{COMPRESS8, EXPAND4, KEPT8, Nibbles, group_len};
 

@@ -14,7 +14,7 @@
 
 use core::mem::MaybeUninit;
 
-use crate::DecodeError;
+use crate::error::DecodeError;
 use crate::kernel_io::{Rules, Step};
 use crate::scalar::decode as scalar;
 use crate::simd::kernel::{DecodeKernel, Fits};

@@ -4,9 +4,9 @@
 
 use core::mem::MaybeUninit;
 
-use crate::Set;
 use crate::kernel_io::{Partial, put};
 use crate::scalar::encode as scalar;
+use crate::set::Set;
 use crate::simd::kernel::{Fits, Kernel, SCRATCH};
 
 /// How many bytes of `input` are written as `%HH`.

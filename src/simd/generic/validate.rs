@@ -2,7 +2,7 @@
 //! for a set, and the count of `%` that start a valid escape (which sizes the lenient
 //! parallel decoder's output).
 
-use crate::Set;
+use crate::set::Set;
 use crate::simd::kernel::{DecodeKernel, Fits};
 
 /// How far `input` is proven a valid encoding for `set` by whole blocks: a token boundary

@@ -7,7 +7,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::ssse3::{compress16, emit16};
-use crate::Set;
+use crate::set::Set;
 use crate::simd::kernel::{DecodeKernel, Kernel};
 use crate::simd::tables::Nibbles;
 

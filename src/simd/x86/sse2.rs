@@ -14,7 +14,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use crate::Set;
+use crate::set::Set;
 use crate::simd::kernel::{DecodeKernel, Kernel};
 
 /// More ranges than this and a per-byte test is as fast.

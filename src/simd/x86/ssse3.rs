@@ -7,7 +7,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::sse2::{decoded16, non_hex16, specials16};
-use crate::Set;
+use crate::set::Set;
 use crate::simd::kernel::{DecodeKernel, Kernel};
 use crate::simd::tables::{COMPRESS8, DENSE_H, DENSE_L, DENSE_PCT, EXPAND4, KEPT8, Nibbles, group_len};
 
