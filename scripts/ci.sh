@@ -177,7 +177,12 @@ step_clippy() {
 step_test() {
   need_packages
   limit 900 "cargo test" cargo test
-  limit 600 "the library with its default features" cargo test -p pctenc --lib --tests
+  # Without rayon and encoding (the CLI's features, which `cargo test` above unifies into the
+  # library): the unit tests, and the tests of what has a path of its own without rayon (the
+  # streams' serial pieces; src/encode/stream.rs). The other test files run the same code
+  # either way, and clippy's matrix compiles every test without those features
+  # (`std --tests`).
+  limit 600 "the library with its default features" cargo test -p pctenc --lib --test streaming --test security
 }
 
 # rustdoc warning-free (the doctests, the README and the guides ran in `test`), and the
