@@ -31,6 +31,22 @@
 
 
 /**
+ * The major version of the library this header belongs to (`pctenc_version()` gives that
+ * of the library linked at run time).
+ */
+#define PCTENC_VERSION_MAJOR 0
+
+/**
+ * The minor version of the library this header belongs to.
+ */
+#define PCTENC_VERSION_MINOR 1
+
+/**
+ * The patch version of the library this header belongs to.
+ */
+#define PCTENC_VERSION_PATCH 0
+
+/**
  * Encoder flag: write a space as `+` (HTML forms). The `"form"` and `"python-quote-plus"`
  * sets do this already.
  */
@@ -110,22 +126,6 @@
  * error), and `.` and `..` are not looked at; check those yourself (see examples/proxy.c).
  */
 #define PCTENC_DECODE_REJECT_SLASHES (1 << 8)
-
-/**
- * The major version of the library this header belongs to (`pctenc_version()` gives that
- * of the library linked at run time).
- */
-#define PCTENC_VERSION_MAJOR 0
-
-/**
- * The minor version of the library this header belongs to.
- */
-#define PCTENC_VERSION_MINOR 1
-
-/**
- * The patch version of the library this header belongs to.
- */
-#define PCTENC_VERSION_PATCH 0
 
 /**
  * The size of a byte set given to `pctenc_encoder_new_custom` and `pctenc_decoder_new`:
