@@ -4,6 +4,7 @@
 use core::panic::AssertUnwindSafe;
 use core::ptr;
 
+use pctenc_core::flags::DecodeFlag;
 use pctenc_core::{DecodeErrorKind, Decoder, Reject, Utf8Mode};
 
 use crate::error::{Failure, pctenc_error, pctenc_status, run};
@@ -43,7 +44,19 @@ pub const PCTENC_DECODE_REJECT_CONTROLS: u32 = 1 << 7;
 /// `\` in the input passes to the output as it is (`../../etc/passwd` decodes without an
 /// error), and `.` and `..` are not looked at; check those yourself (see examples/proxy.c).
 pub const PCTENC_DECODE_REJECT_SLASHES: u32 = 1 << 8;
-const DECODE_FLAGS: u32 = (1 << 9) - 1;
+/// Where each `PCTENC_DECODE_*` flag sits, for `pctenc_core::flags`, which refuses the bits
+/// it does not name and UTF-8 strict with lossy.
+const DECODE_FLAGS: [(DecodeFlag, u32); 9] = [
+    (DecodeFlag::Lenient, PCTENC_DECODE_LENIENT),
+    (DecodeFlag::PlusAsSpace, PCTENC_DECODE_PLUS_AS_SPACE),
+    (DecodeFlag::Utf8Strict, PCTENC_DECODE_UTF8_STRICT),
+    (DecodeFlag::Utf8Lossy, PCTENC_DECODE_UTF8_LOSSY),
+    (DecodeFlag::LegacyU, PCTENC_DECODE_LEGACY_U),
+    (DecodeFlag::Reject(Reject::NUL), PCTENC_DECODE_REJECT_NUL),
+    (DecodeFlag::Reject(Reject::CR_LF), PCTENC_DECODE_REJECT_CR_LF),
+    (DecodeFlag::Reject(Reject::CONTROLS), PCTENC_DECODE_REJECT_CONTROLS),
+    (DecodeFlag::Reject(Reject::SLASHES), PCTENC_DECODE_REJECT_SLASHES),
+];
 
 /// Builds a decoder. `flags` is 0 (strict, `+` kept, bytes as they are: JavaScript's
 /// `decodeURIComponent` without its UTF-8 check) or a union of `PCTENC_DECODE_*` flags.
@@ -73,35 +86,8 @@ pub unsafe extern "C" fn pctenc_decoder_new(
         // SAFETY: the caller's contract on `out` and `keep`.
         unsafe {
             new_handle(out, || {
-                let strict_and_lossy = PCTENC_DECODE_UTF8_STRICT | PCTENC_DECODE_UTF8_LOSSY;
-                if flags & !DECODE_FLAGS != 0 || flags & strict_and_lossy == strict_and_lossy {
-                    return Err(Failure::bad_argument());
-                }
-                let on = |flag: u32| flags & flag != 0;
-                let utf8 = if on(PCTENC_DECODE_UTF8_STRICT) {
-                    Utf8Mode::Strict
-                } else if on(PCTENC_DECODE_UTF8_LOSSY) {
-                    Utf8Mode::Lossy
-                } else {
-                    Utf8Mode::Bytes
-                };
-                let mut reject = Reject::NONE;
-                for (flag, class) in [
-                    (PCTENC_DECODE_REJECT_NUL, Reject::NUL),
-                    (PCTENC_DECODE_REJECT_CR_LF, Reject::CR_LF),
-                    (PCTENC_DECODE_REJECT_CONTROLS, Reject::CONTROLS),
-                    (PCTENC_DECODE_REJECT_SLASHES, Reject::SLASHES),
-                ] {
-                    if on(flag) {
-                        reject |= class;
-                    }
-                }
-                let mut dec = Decoder::new()
-                    .lenient(on(PCTENC_DECODE_LENIENT))
-                    .plus_as_space(on(PCTENC_DECODE_PLUS_AS_SPACE))
-                    .utf8(utf8)
-                    .legacy_u(on(PCTENC_DECODE_LEGACY_U))
-                    .reject(reject);
+                let mut dec =
+                    pctenc_core::flags::decoder(&DECODE_FLAGS, flags).map_err(|_| Failure::bad_argument())?;
                 if !keep.is_null() {
                     dec = dec.keep_encoded(set_from_bits(&read_set(keep)?).ok_or(Failure::bad_argument())?);
                 }

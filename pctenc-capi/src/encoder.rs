@@ -6,6 +6,7 @@ use core::panic::AssertUnwindSafe;
 use core::ptr;
 use std::panic::catch_unwind;
 
+use pctenc_core::flags::EncodeFlag;
 use pctenc_core::{Encoder, Set};
 
 use crate::error::{Failure, pctenc_error, pctenc_status, run};
@@ -29,23 +30,18 @@ pub const PCTENC_ENCODE_KEEP_ESCAPES: u32 = 1 << 2;
 /// section 4.1 forbids; C1 controls, private use characters, noncharacters and bytes that are
 /// not part of valid UTF-8 are still escaped.
 pub const PCTENC_ENCODE_IRI: u32 = 1 << 3;
-const ENCODE_FLAGS: u32 =
-    PCTENC_ENCODE_SPACE_AS_PLUS | PCTENC_ENCODE_LOWERCASE | PCTENC_ENCODE_KEEP_ESCAPES | PCTENC_ENCODE_IRI;
+
+/// Where each `PCTENC_ENCODE_*` flag sits, for `pctenc_core::flags`, which refuses the bits
+/// it does not name.
+const ENCODE_FLAGS: [(EncodeFlag, u32); 4] = [
+    (EncodeFlag::SpaceAsPlus, PCTENC_ENCODE_SPACE_AS_PLUS),
+    (EncodeFlag::Lowercase, PCTENC_ENCODE_LOWERCASE),
+    (EncodeFlag::KeepEscapes, PCTENC_ENCODE_KEEP_ESCAPES),
+    (EncodeFlag::Iri, PCTENC_ENCODE_IRI),
+];
 
 fn encoder_with_flags(set: Set, flags: u32) -> Result<Encoder, Failure> {
-    if flags & !ENCODE_FLAGS != 0 {
-        return Err(Failure::bad_argument());
-    }
-    let mut set = set;
-    if flags & PCTENC_ENCODE_SPACE_AS_PLUS != 0 {
-        set = set.with_space_as_plus(true);
-    }
-    if flags & PCTENC_ENCODE_IRI != 0 {
-        set = set.with_iri(true);
-    }
-    Ok(Encoder::new(set)
-        .lowercase(flags & PCTENC_ENCODE_LOWERCASE != 0)
-        .keep_escapes(flags & PCTENC_ENCODE_KEEP_ESCAPES != 0))
+    pctenc_core::flags::encoder(set, &ENCODE_FLAGS, flags).map_err(|_| Failure::bad_argument())
 }
 
 /// Builds an encoder for the predefined set named by `name` (`name_len` bytes, not
