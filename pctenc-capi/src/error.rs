@@ -271,6 +271,41 @@ pub extern "C" fn pctenc_error_kind_str(kind: c_int) -> *const c_char {
 mod tests {
     use super::*;
 
+    /// Each C kind is the core's kind of the same name: `PCTENC_KIND_` and
+    /// `DecodeErrorKind::name` in capitals (`_BYTE` added to the forbidden one), and its
+    /// description is the core's message (the forbidden one's, which names the byte, aside).
+    #[test]
+    fn kinds_are_the_cores() {
+        use core::ffi::CStr;
+        use pctenc_core::{Decoder, Reject, Utf8Mode};
+
+        let legacy = Decoder::new().legacy_u(true);
+        let cases: [(Decoder, &[u8]); 7] = [
+            (Decoder::new(), b"%4"),
+            (Decoder::new(), b"%zz"),
+            (Decoder::new().utf8(Utf8Mode::Strict), b"%FF"),
+            (legacy, b"%u00"),
+            (legacy, b"%u00zz"),
+            (legacy, b"%uD800"),
+            (Decoder::new().reject(Reject::NUL), b"%00"),
+        ];
+        for (dec, input) in cases {
+            let e = dec.decode(input).unwrap_err();
+            let kind = e.kind();
+            let c_kind = Failure::decode(e).kind;
+            let (c_name, name) = (format!("{c_kind:?}"), kind.name().to_ascii_uppercase());
+            assert!(
+                c_name == format!("PCTENC_KIND_{name}") || c_name == format!("PCTENC_KIND_{name}_BYTE"),
+                "{c_name} for {name}"
+            );
+            // SAFETY: `pctenc_error_kind_str` returns a static NUL-terminated string.
+            let text = unsafe { CStr::from_ptr(pctenc_error_kind_str(c_kind as c_int)) };
+            if !matches!(kind, DecodeErrorKind::Forbidden(_)) {
+                assert_eq!(text.to_str().unwrap(), kind.to_string());
+            }
+        }
+    }
+
     /// struct, and does not unwind into the caller.
     #[test]
     fn a_panic_is_caught() {
