@@ -389,10 +389,7 @@ fn output<'py>(py: Python<'py>, bytes: Vec<u8>, as_text: bool) -> PyResult<Bound
 }
 
 fn named_set(name: &str) -> PyResult<Set> {
-    Set::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = sets::NAMED.iter().map(|n| n.name).collect();
-        PyValueError::new_err(format!("unknown set '{name}'; known sets: {}", names.join(", ")))
-    })
+    name.parse::<Set>().map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 fn encoder(
