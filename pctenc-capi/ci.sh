@@ -16,7 +16,7 @@ cflags=(-std=c11 -O1 -g -Wall -Wextra -Werror -I"$capi/include")
 # What the Rust standard library in libpctenc.a needs (`rustc --print native-static-libs`).
 static_libs=(-lpthread -ldl -lm)
 
-step "cbindgen, and the checked-in header is the one src/lib.rs gives"
+step "cbindgen, and the checked-in header is the one src/ gives"
 cbindgen_version=0.29.4
 if [ "$(cbindgen --version 2>/dev/null)" != "cbindgen $cbindgen_version" ]; then
   cargo install cbindgen --locked --version "$cbindgen_version"

@@ -113,6 +113,35 @@ pub enum DecodeErrorKind {
     Forbidden(u8),
 }
 
+impl DecodeErrorKind {
+    /// A stable name for the kind, in snake case, for bindings and logs that need a key and
+    /// not a sentence: `"truncated_escape"`, `"invalid_escape"`, `"truncated_u_escape"`,
+    /// `"invalid_u_escape"`, `"invalid_utf8"`, `"invalid_charset"`, `"buffer_too_small"`,
+    /// `"lone_surrogate"`, `"forbidden"` (the byte is not part of it). A name, once given,
+    /// does not change; a new kind gets a new one.
+    ///
+    /// ```
+    /// use pctenc::DecodeErrorKind;
+    ///
+    /// let err = pctenc::decode("%zz").unwrap_err();
+    /// assert_eq!(err.kind().name(), "invalid_escape");
+    /// assert_eq!(DecodeErrorKind::Forbidden(0).name(), "forbidden");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            DecodeErrorKind::TruncatedEscape => "truncated_escape",
+            DecodeErrorKind::InvalidEscape => "invalid_escape",
+            DecodeErrorKind::TruncatedUEscape => "truncated_u_escape",
+            DecodeErrorKind::InvalidUEscape => "invalid_u_escape",
+            DecodeErrorKind::InvalidUtf8 => "invalid_utf8",
+            DecodeErrorKind::InvalidCharset => "invalid_charset",
+            DecodeErrorKind::BufferTooSmall => "buffer_too_small",
+            DecodeErrorKind::LoneSurrogate => "lone_surrogate",
+            DecodeErrorKind::Forbidden(_) => "forbidden",
+        }
+    }
+}
+
 impl fmt::Display for DecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match *self {

@@ -158,6 +158,7 @@ pub mod charset;
 mod decode;
 mod encode;
 mod error;
+pub mod flags;
 #[cfg(feature = "alloc")]
 pub mod form;
 #[cfg(feature = "std")]

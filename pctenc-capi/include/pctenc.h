@@ -2,6 +2,8 @@
  * pctenc.h: the C API of pctenc (libpctenc), exact and fast percent-encoding.
  *
  * Link with -lpctenc (see pctenc-capi/README.md, or `pkg-config --cflags --libs pctenc`).
+ * The header is C99 (a trailing comma after the last enumerator, `//` comments, stdint.h)
+ * and C++11; CI compiles it with -std=c99, -std=c11 and -std=c++11, -pedantic -Werror.
  *
  * Rules that hold for every function:
  *  - Buffers are a pointer and a length; nothing is NUL-terminated, on input or output.
@@ -31,6 +33,22 @@
 /** `"MAJOR.MINOR.PATCH"` of the library this header belongs to: what `pctenc_version()` returns when the header and the library match. */
 #define PCTENC_VERSION_STRING "0.1.0"
 
+
+/**
+ * The major version of the library this header belongs to (`pctenc_version()` gives that
+ * of the library linked at run time).
+ */
+#define PCTENC_VERSION_MAJOR 0
+
+/**
+ * The minor version of the library this header belongs to.
+ */
+#define PCTENC_VERSION_MINOR 1
+
+/**
+ * The patch version of the library this header belongs to.
+ */
+#define PCTENC_VERSION_PATCH 0
 
 /**
  * Encoder flag: write a space as `+` (HTML forms). The `"form"` and `"python-quote-plus"`
@@ -112,22 +130,6 @@
  * error), and `.` and `..` are not looked at; check those yourself (see examples/proxy.c).
  */
 #define PCTENC_DECODE_REJECT_SLASHES (1 << 8)
-
-/**
- * The major version of the library this header belongs to (`pctenc_version()` gives that
- * of the library linked at run time).
- */
-#define PCTENC_VERSION_MAJOR 0
-
-/**
- * The minor version of the library this header belongs to.
- */
-#define PCTENC_VERSION_MINOR 1
-
-/**
- * The patch version of the library this header belongs to.
- */
-#define PCTENC_VERSION_PATCH 0
 
 /**
  * The size of a byte set given to `pctenc_encoder_new_custom` and `pctenc_decoder_new`:

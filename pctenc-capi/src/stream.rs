@@ -14,10 +14,10 @@ use core::ptr;
 
 use pctenc_core::{StreamDecoder, StreamEncoder, Utf8Mode};
 
-use crate::{
-    Failure, Outcome, handle, input, new_handle, output, overlap, pctenc_decoder, pctenc_encoder,
-    pctenc_error, pctenc_status, run, store,
-};
+use crate::decoder::pctenc_decoder;
+use crate::encoder::pctenc_encoder;
+use crate::error::{Failure, Outcome, pctenc_error, pctenc_status, run};
+use crate::ffi::{handle, input, new_handle, output, overlap, store};
 
 /// The most input fed to the core's stream at once: the handle's buffer holds its output.
 const CHUNK: usize = 4096;

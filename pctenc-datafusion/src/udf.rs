@@ -47,13 +47,8 @@ const SECTION: DocSection = DocSection {
     description: Some("Percent-encoding (URL-encoding) functions of pctenc"),
 };
 
-/// The names of the sets, for messages.
-fn set_names() -> String {
-    pctenc::sets::NAMED.iter().map(|n| n.name).collect::<Vec<_>>().join(", ")
-}
-
 fn parse_set(name: &str) -> Result<Set, String> {
-    Set::by_name(name).ok_or_else(|| format!("unknown set `{name}`: expected one of {}", set_names()))
+    name.parse::<Set>().map_err(|e| e.to_string())
 }
 
 /// The decoding modes of `percent_decode`: a comma-separated list of `strict` (the default:

@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use pctenc::{DecodeErrorKind, Decoder, Encoder, Set, Utf8Mode, ValidationErrorKind, sets};
+use pctenc::{Decoder, Encoder, Set, Utf8Mode, ValidationErrorKind, sets};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -389,10 +389,7 @@ fn output<'py>(py: Python<'py>, bytes: Vec<u8>, as_text: bool) -> PyResult<Bound
 }
 
 fn named_set(name: &str) -> PyResult<Set> {
-    Set::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = sets::NAMED.iter().map(|n| n.name).collect();
-        PyValueError::new_err(format!("unknown set '{name}'; known sets: {}", names.join(", ")))
-    })
+    name.parse::<Set>().map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 fn encoder(
@@ -469,26 +466,11 @@ fn encode_many<'py>(
     Ok(out)
 }
 
-fn kind_name(kind: DecodeErrorKind) -> String {
-    match kind {
-        DecodeErrorKind::TruncatedEscape => "truncated_escape".into(),
-        DecodeErrorKind::InvalidEscape => "invalid_escape".into(),
-        DecodeErrorKind::TruncatedUEscape => "truncated_u_escape".into(),
-        DecodeErrorKind::InvalidUEscape => "invalid_u_escape".into(),
-        DecodeErrorKind::InvalidUtf8 => "invalid_utf8".into(),
-        DecodeErrorKind::InvalidCharset => "invalid_charset".into(),
-        DecodeErrorKind::BufferTooSmall => "buffer_too_small".into(),
-        DecodeErrorKind::LoneSurrogate => "lone_surrogate".into(),
-        DecodeErrorKind::Forbidden(_) => "forbidden".into(),
-        other => format!("{other:?}").to_ascii_lowercase(),
-    }
-}
-
 fn decode_error(py: Python<'_>, e: pctenc::DecodeError) -> PyErr {
     let err = DecodeError::new_err(e.to_string());
     let value = err.value(py);
     let _ = value.setattr("offset", e.offset());
-    let _ = value.setattr("kind", kind_name(e.kind()));
+    let _ = value.setattr("kind", e.kind().name());
     err
 }
 

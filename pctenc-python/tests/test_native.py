@@ -45,7 +45,7 @@ def test_types_in_and_out():
         pctenc.encode_many(["a", b"b"])
     with pytest.raises(UnicodeEncodeError):
         pctenc.encode("\ud800")
-    with pytest.raises(ValueError, match="unknown set 'nope'; known sets: rfc3986, component"):
+    with pytest.raises(ValueError, match="unknown set `nope`: expected one of rfc3986, component"):
         pctenc.encode("a", "nope")
     with pytest.raises(ValueError):
         pctenc.decode("a", utf8="latin1")

@@ -17,8 +17,9 @@
 use std::cell::RefCell;
 use std::fmt::Write as _;
 
+use pctenc::flags::{self, DecodeFlag, EncodeFlag};
 use pctenc::sets::NAMED;
-use pctenc::{Decoder, Encoder, Utf8Mode, form};
+use pctenc::{Encoder, Utf8Mode, form};
 
 thread_local! {
     /// The last operation's output (or message) and error offset.
@@ -116,16 +117,27 @@ unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
     unsafe { std::slice::from_raw_parts(ptr, len) }
 }
 
-fn encoder(set: u32, flags: u32) -> Option<Encoder> {
-    let named = NAMED.get(set as usize)?;
-    let mut s = named.set;
-    if flags & SPACE_AS_PLUS != 0 {
-        s = s.with_space_as_plus(true);
-    }
-    if flags & IRI != 0 {
-        s = s.with_iri(true);
-    }
-    Some(Encoder::new(s).lowercase(flags & LOWERCASE != 0).keep_escapes(flags & KEEP_ESCAPES != 0))
+/// Where each encoder flag sits, for `pctenc::flags`.
+const ENCODE_FLAGS: [(EncodeFlag, u32); 4] = [
+    (EncodeFlag::SpaceAsPlus, SPACE_AS_PLUS),
+    (EncodeFlag::Lowercase, LOWERCASE),
+    (EncodeFlag::KeepEscapes, KEEP_ESCAPES),
+    (EncodeFlag::Iri, IRI),
+];
+
+/// Where each decoder flag sits, for `pctenc::flags`, which refuses UTF-8 strict with lossy.
+const DECODE_FLAGS: [(DecodeFlag, u32); 5] = [
+    (DecodeFlag::Lenient, LENIENT),
+    (DecodeFlag::PlusAsSpace, PLUS),
+    (DecodeFlag::LegacyU, LEGACY_U),
+    (DecodeFlag::Utf8Strict, UTF8_STRICT),
+    (DecodeFlag::Utf8Lossy, UTF8_LOSSY),
+];
+
+/// The encoder for set number `set` and `flags`, or the message saying why there is none.
+fn encoder(set: u32, flags: u32) -> Result<Encoder, String> {
+    let named = NAMED.get(set as usize).ok_or("no such set")?;
+    flags::encoder(named.set, &ENCODE_FLAGS, flags).map_err(|e| e.to_string())
 }
 
 /// Encodes `len` UTF-16 units with set number `set` of `sets::NAMED` (`pe_sets` lists them)
@@ -136,7 +148,10 @@ fn encoder(set: u32, flags: u32) -> Option<Encoder> {
 /// `ptr` holds `len` UTF-16 units, aligned (any pointer when `len` is 0).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pe_encode(ptr: *const u16, len: usize, set: u32, flags: u32) -> i32 {
-    let Some(enc) = encoder(set, flags) else { return invalid(0, "no such set") };
+    let enc = match encoder(set, flags) {
+        Ok(enc) => enc,
+        Err(message) => return invalid(0, &message),
+    };
     let units: &[u16] = if len == 0 {
         &[]
     } else {
@@ -162,20 +177,12 @@ pub unsafe extern "C" fn pe_encode(ptr: *const u16, len: usize, set: u32, flags:
 pub unsafe extern "C" fn pe_decode(ptr: *const u8, len: usize, flags: u32) -> i32 {
     // SAFETY: the caller's promise.
     let input = unsafe { bytes(ptr, len) };
-    let utf8 = if flags & UTF8_STRICT != 0 {
-        Utf8Mode::Strict
-    } else if flags & UTF8_LOSSY != 0 {
-        Utf8Mode::Lossy
-    } else {
-        Utf8Mode::Bytes
+    let dec = match flags::decoder(&DECODE_FLAGS, flags) {
+        Ok(dec) => dec,
+        Err(e) => return invalid(0, &e.to_string()),
     };
-    let dec = Decoder::new()
-        .lenient(flags & LENIENT != 0)
-        .plus_as_space(flags & PLUS != 0)
-        .legacy_u(flags & LEGACY_U != 0)
-        .utf8(utf8);
     match dec.decode(input) {
-        Ok(out) if utf8 == Utf8Mode::Bytes => ok(show_bytes(&out).as_bytes()),
+        Ok(out) if dec.utf8_value() == Utf8Mode::Bytes => ok(show_bytes(&out).as_bytes()),
         Ok(out) => ok(&out),
         Err(e) => invalid(e.offset(), &e.kind().to_string()),
     }
@@ -202,7 +209,10 @@ fn show_bytes(bytes: &[u8]) -> String {
 /// `ptr` holds `len` bytes (any pointer when `len` is 0).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pe_check(ptr: *const u8, len: usize, set: u32, flags: u32) -> i32 {
-    let Some(enc) = encoder(set, flags) else { return invalid(0, "no such set") };
+    let enc = match encoder(set, flags) {
+        Ok(enc) => enc,
+        Err(message) => return invalid(0, &message),
+    };
     // SAFETY: the caller's promise.
     let input = unsafe { bytes(ptr, len) };
     match enc.validate(input) {
@@ -351,6 +361,7 @@ mod tests {
         assert_eq!((status, at), (1, 1));
         assert!(message.contains("U+D800"), "{message}");
         assert_eq!(encode(&[], "form", SPACE_AS_PLUS).0, 0);
+        assert_eq!(encode(&[], "form", 1 << 4), (1, "unknown flags 0x10".into(), 0));
     }
 
     #[test]
@@ -371,6 +382,12 @@ mod tests {
         assert_eq!(run(pe_decode, b"a%FF", UTF8_STRICT).1.1, 1);
         assert_eq!(run(pe_decode, b"%u00E9", LEGACY_U | UTF8_STRICT).1.0, "é");
         assert_eq!(run(pe_decode, b"%zz", LENIENT).1.0, "%zz");
+        // Strict and lossy contradict each other: refused, as the C API refuses them, and so
+        // are bits that name no option.
+        let (status, (message, _)) = run(pe_decode, b"a%FF", UTF8_STRICT | UTF8_LOSSY);
+        assert_eq!(status, 1);
+        assert!(message.contains("strict") && message.contains("lossy"), "{message}");
+        assert_eq!(run(pe_decode, b"a", 1 << 5).0, 1);
         // SAFETY: slices.
         unsafe {
             assert_eq!(pe_check(b"a b".as_ptr(), 3, 0, 0), 1);

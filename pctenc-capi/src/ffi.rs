@@ -1,0 +1,158 @@
+//! The C side of every call: pointers and lengths checked and turned into slices, overlapping
+//! buffers refused, handles borrowed, boxed and stored, byte sets read.
+
+use core::ptr;
+
+use pctenc_core::Set;
+
+use crate::error::{Failure, Outcome};
+
+/// The size of a byte set given to `pctenc_encoder_new_custom` and `pctenc_decoder_new`:
+/// 256 bits, bit `b % 8` of byte `b / 8` standing for byte value `b`.
+pub const PCTENC_SET_BYTES: usize = 32;
+
+/// The C buffer `(ptr, len)` as a slice: empty when `len` is 0 whatever `ptr`, an error when
+/// `ptr` is NULL with a length, or when `len` exceeds `isize::MAX` (no object is that large).
+///
+/// # Safety
+///
+/// When `ptr` is not NULL and `len > 0`, it is valid for reads of `len` bytes for `'a`, and
+/// nothing writes them meanwhile.
+pub(crate) unsafe fn input<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], Failure> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() || len > isize::MAX as usize {
+        return Err(Failure::bad_argument());
+    }
+    // SAFETY: non-NULL, `len` bytes readable (the caller's contract), `len <= isize::MAX`.
+    Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
+}
+
+/// [`input`] for an output buffer.
+///
+/// # Safety
+///
+/// When `ptr` is not NULL and `len > 0`, it is valid for reads and writes of `len` bytes for
+/// `'a`, and nothing else accesses them meanwhile.
+pub(crate) unsafe fn output<'a>(ptr: *mut u8, len: usize) -> Result<&'a mut [u8], Failure> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() || len > isize::MAX as usize {
+        return Err(Failure::bad_argument());
+    }
+    // SAFETY: non-NULL, `len` bytes readable and writable, used by nobody else (the caller's
+    // contract), `len <= isize::MAX`.
+    Ok(unsafe { core::slice::from_raw_parts_mut(ptr, len) })
+}
+
+/// Whether the non-empty byte ranges `[a, a + a_len)` and `[b, b + b_len)` overlap. Only
+/// addresses are compared; nothing is read.
+pub(crate) fn overlap(a: *const u8, a_len: usize, b: *const u8, b_len: usize) -> bool {
+    if a_len == 0 || b_len == 0 {
+        return false;
+    }
+    let (a, b) = (a as usize, b as usize);
+    a < b.wrapping_add(b_len) && b < a.wrapping_add(a_len)
+}
+
+/// A handle as a reference.
+///
+/// # Safety
+///
+/// `ptr` is NULL or a handle from this library, not freed, valid for `'a`.
+pub(crate) unsafe fn handle<'a, T>(ptr: *const T) -> Result<&'a T, Failure> {
+    // SAFETY: the caller's contract: NULL, or a live handle.
+    unsafe { ptr.as_ref() }.ok_or(Failure::bad_argument())
+}
+
+/// Stores `value` in `*out`.
+///
+/// # Safety
+///
+/// `out` is NULL (an error) or valid for a write of a `T`.
+pub(crate) unsafe fn store<T>(out: *mut T, value: T) -> Outcome {
+    if out.is_null() {
+        return Err(Failure::bad_argument());
+    }
+    // SAFETY: the caller's contract: non-NULL `out` is writable.
+    unsafe { ptr::write(out, value) };
+    Ok(())
+}
+
+/// A 256-bit set from C as a `Set`: the ASCII half bit for bit; the upper half (bytes 0x80 to
+/// 0xFF) all set (escaped, kept encoded) or all clear (an IRI set: kept raw, decoded). Any
+/// other upper half cannot be expressed: `None`.
+pub(crate) fn set_from_bits(bits: &[u8; PCTENC_SET_BYTES]) -> Option<Set> {
+    let mut set = Set::EMPTY;
+    for b in 0u8..128 {
+        if bits[usize::from(b / 8)] >> (b % 8) & 1 != 0 {
+            set = set.add(b);
+        }
+    }
+    match &bits[16..] {
+        high if high.iter().all(|&x| x == 0xFF) => Some(set),
+        high if high.iter().all(|&x| x == 0) => Some(set.with_iri(true)),
+        _ => None,
+    }
+}
+
+/// Reads the 32 bytes of a C set.
+///
+/// # Safety
+///
+/// `bits` is NULL (an error) or valid for reads of 32 bytes.
+pub(crate) unsafe fn read_set(bits: *const u8) -> Result<[u8; PCTENC_SET_BYTES], Failure> {
+    if bits.is_null() {
+        return Err(Failure::bad_argument());
+    }
+    let mut copy = [0u8; PCTENC_SET_BYTES];
+    // SAFETY: the caller's contract: 32 readable bytes; `copy` is a distinct local.
+    unsafe { ptr::copy_nonoverlapping(bits, copy.as_mut_ptr(), PCTENC_SET_BYTES) };
+    Ok(copy)
+}
+
+/// Boxes `value` and stores the pointer in `*out` (NULL first, in case of a failure).
+///
+/// # Safety
+///
+/// `out` is NULL (an error) or valid for a write of a pointer.
+pub(crate) unsafe fn new_handle<T>(out: *mut *mut T, make: impl FnOnce() -> Result<T, Failure>) -> Outcome {
+    if out.is_null() {
+        return Err(Failure::bad_argument());
+    }
+    // SAFETY: `out` is writable (the caller's contract).
+    unsafe { ptr::write(out, ptr::null_mut()) };
+    let value = make()?;
+    // SAFETY: as above.
+    unsafe { ptr::write(out, Box::into_raw(Box::new(value))) };
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_bits_round_trip() {
+        let mut bits = [0u8; 32];
+        bits[16..].fill(0xFF);
+        bits[4] = 1; // b' ' = 32
+        let set = set_from_bits(&bits).unwrap();
+        assert!(set.contains(b' ') && !set.contains(b'a') && set.contains(0x80) && !set.is_iri());
+        bits[16..].fill(0);
+        assert!(set_from_bits(&bits).unwrap().is_iri());
+        bits[31] = 1;
+        assert!(set_from_bits(&bits).is_none());
+    }
+
+    #[test]
+    fn overlap_is_by_address() {
+        let buf = [0u8; 8];
+        let p = buf.as_ptr();
+        assert!(overlap(p, 4, p.wrapping_add(3), 4));
+        assert!(!overlap(p, 4, p.wrapping_add(4), 4));
+        assert!(!overlap(p, 0, p, 4));
+    }
+}
