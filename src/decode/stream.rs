@@ -14,7 +14,10 @@ use crate::{error::DecodeError, error::DecodeErrorKind};
 /// calls. With [`Decoder::legacy_u`] it holds up to eleven input bytes: a high-surrogate
 /// escape and the start of what may be its low half (`%uD83D%uDE0` | `0`). Error offsets
 /// count from the start of the whole stream; past `usize::MAX` bytes (4 GiB, on a 32-bit
-/// target) they saturate at `usize::MAX`, as [`fed`](StreamDecoder::fed) does.
+/// target) they saturate at `usize::MAX`, as [`fed`](StreamDecoder::fed) does. The bytes held
+/// back are kept in the stream itself: [`feed`](StreamDecoder::feed) and
+/// [`finish`](StreamDecoder::finish) allocate nothing but what `out` grows by (without the
+/// `rayon` feature's large pieces), so a `Vec` with room enough makes them allocation-free.
 ///
 /// With the `rayon` feature, a piece of at least [`PAR_DECODE_THRESHOLD`](crate::PAR_DECODE_THRESHOLD)
 /// bytes is decoded on the rayon pool, as [`Decoder::par_decode_vec`] does: feed large
@@ -48,7 +51,7 @@ pub struct StreamDecoder {
     decoder: Decoder,
     /// Input bytes not decoded yet: a `%` whose escape the next piece may complete (or a
     /// `%uHHHH` high surrogate that the next piece may pair).
-    pending: Vec<u8>,
+    pending: Held,
     /// Stream offset of `pending[0]` (of the next input byte when `pending` is empty),
     /// saturating at `usize::MAX` (a stream longer than that on a 32-bit target).
     offset: usize,
@@ -67,12 +70,46 @@ pub struct StreamDecoder {
     broken: bool,
 }
 
+/// The most input bytes a stream holds back: a `%u` high surrogate and the start of what may
+/// be its low half (`%uD83D%uDE0`), 11; a `%` and a digit otherwise.
+const HELD_MAX: usize = 11;
+
+/// The input bytes held back, in place: feeding never allocates for them, so a stream fed
+/// into a `Vec` with room enough allocates nothing at all (the C API's streams count on it).
+#[derive(Clone, Copy, Debug, Default)]
+struct Held {
+    bytes: [u8; HELD_MAX],
+    len: u8,
+}
+
+impl Held {
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Holds `bytes`: what the decoder left unread, never more than `HELD_MAX` bytes.
+    fn set(&mut self, bytes: &[u8]) {
+        assert!(bytes.len() <= HELD_MAX, "a stream held back {} bytes, more than {HELD_MAX}", bytes.len());
+        self.bytes[..bytes.len()].copy_from_slice(bytes);
+        // At most HELD_MAX (11): fits a u8.
+        self.len = bytes.len() as u8;
+    }
+}
+
 impl StreamDecoder {
     /// A stream decoder with the rules of `decoder`.
     pub fn new(decoder: Decoder) -> StreamDecoder {
         StreamDecoder {
             decoder,
-            pending: Vec::new(),
+            pending: Held::default(),
             offset: 0,
             carry: [0; 4],
             carried: 0,
@@ -284,7 +321,7 @@ impl StreamDecoder {
         match result {
             Ok(read) => {
                 self.offset = self.offset.saturating_add(read);
-                self.pending = rest[read..].to_vec();
+                self.pending.set(&rest[read..]);
                 Ok(())
             }
             Err(super::par::Stop::Decode(e)) => {
@@ -319,7 +356,7 @@ impl StreamDecoder {
         }
         let read = self.decode_piece(input, out, last)?;
         self.offset = self.offset.saturating_add(read);
-        self.pending = input[read..].to_vec();
+        self.pending.set(&input[read..]);
         Ok(())
     }
 
@@ -335,13 +372,17 @@ impl StreamDecoder {
         last: bool,
     ) -> Result<Option<&'a [u8]>, DecodeError> {
         let take = input.len().min(16);
-        let mut joined = core::mem::take(&mut self.pending);
-        joined.extend_from_slice(&input[..take]);
+        let held = self.pending.len();
+        let mut buf = [0u8; HELD_MAX + 16];
+        buf[..held].copy_from_slice(self.pending.as_slice());
+        buf[held..held + take].copy_from_slice(&input[..take]);
+        let joined = &buf[..held + take];
+        self.pending = Held::default();
         let whole = take == input.len();
-        let read = self.decode_piece(&joined, out, last && whole)?;
+        let read = self.decode_piece(joined, out, last && whole)?;
         self.offset = self.offset.saturating_add(read);
         if whole {
-            self.pending = joined[read..].to_vec();
+            self.pending.set(&joined[read..]);
             return Ok(None);
         }
         Ok(Some(&input[take - (joined.len() - read)..]))
