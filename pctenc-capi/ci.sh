@@ -68,6 +68,13 @@ $cc "${cflags[@]}" "$capi/tests/oom.c" "$lib/libpctenc.a" "${static_libs[@]}" -o
 $cc "${cflags[@]}" "$capi/tests/oom.c" -L"$lib" -lpctenc -Wl,-rpath,"$lib" -o "$work/oom-shared"
 "$work/oom-shared"
 
+step "out of memory when building handles and streams: a status, not an abort (static, plain)"
+# Every allocation of libpctenc.a goes through the test's wrappers, which fail on request.
+$cc "${cflags[@]}" "$capi/tests/oom_handles.c" "$lib/libpctenc.a" \
+  -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign,--wrap=aligned_alloc \
+  "${static_libs[@]}" -o "$work/oom-handles"
+"$work/oom-handles"
+
 step "C tests against the shared library"
 $cc "${cflags[@]}" "$capi/tests/capi.c" -L"$lib" -lpctenc -Wl,-rpath,"$lib" -o "$work/capi-shared"
 ldd "$work/capi-shared" | grep -F "libpctenc.so.0 => $lib/libpctenc.so.0" >/dev/null

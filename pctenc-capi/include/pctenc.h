@@ -19,8 +19,8 @@
  *  - No Rust panic crosses into C: each function catches one and returns
  *    PCTENC_INTERNAL_ERROR (none is known to be reachable).
  *  - Nothing allocates except pctenc_*_new (the handle; a stream's buffer) and
- *    pctenc_form_parse (a piece that changes when decoded; PCTENC_OUT_OF_MEMORY when it
- *    cannot).
+ *    pctenc_form_parse (a piece that changes when decoded). Each returns
+ *    PCTENC_OUT_OF_MEMORY when the memory is not there: nothing aborts the process.
  */
 
 #ifndef PCTENC_H
@@ -166,8 +166,10 @@ typedef enum pctenc_status {
    */
   PCTENC_INTERNAL_ERROR = 4,
   /**
-   * Memory could not be allocated (`pctenc_form_parse`: for a piece that changes when
-   * decoded). Nothing was allocated that is still held.
+   * Memory could not be allocated: for a handle or a stream (`pctenc_*_new`, which then
+   * store NULL), or in `pctenc_form_parse` for a piece that changes when decoded. Nothing
+   * was allocated that is still held, and the process goes on: pctenc never aborts on a
+   * failed allocation.
    */
   PCTENC_OUT_OF_MEMORY = 5,
   /**
@@ -366,8 +368,9 @@ const char *pctenc_error_kind_str(int kind);
  * or a union of `PCTENC_ENCODE_*` flags, which add to what the set does.
  *
  * Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
- * Returns `PCTENC_OK`, or `PCTENC_BAD_ARGUMENT` for a NULL `out`, a NULL `name` with
- * `name_len > 0`, an unknown name or an unknown flag.
+ * Returns `PCTENC_OK`; `PCTENC_BAD_ARGUMENT` for a NULL `out`, a NULL `name` with
+ * `name_len > 0`, an unknown name or an unknown flag; `PCTENC_OUT_OF_MEMORY` when there is
+ * no memory for the handle (never an abort).
  * Ownership: the caller owns the handle and frees it with `pctenc_encoder_free`. `name` is
  * only read during the call. Thread-safe.
  *
@@ -391,8 +394,9 @@ enum pctenc_status pctenc_encoder_new(const char *name,
  * or the output cannot be decoded back. `flags` as for `pctenc_encoder_new`.
  *
  * Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
- * Returns `PCTENC_OK` or `PCTENC_BAD_ARGUMENT` (NULL `set` or `out`, an upper half neither
- * all set nor all clear, an unknown flag).
+ * Returns `PCTENC_OK`, `PCTENC_BAD_ARGUMENT` (NULL `set` or `out`, an upper half neither
+ * all set nor all clear, an unknown flag) or `PCTENC_OUT_OF_MEMORY` (no memory for the
+ * handle).
  * Ownership: the caller owns the handle (`pctenc_encoder_free`); `set` is only read during
  * the call. Thread-safe.
  *
@@ -498,9 +502,9 @@ enum pctenc_status pctenc_validate(const struct pctenc_encoder *enc,
  * (decoded).
  *
  * Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
- * Returns `PCTENC_OK` or `PCTENC_BAD_ARGUMENT` (NULL `out`, an unknown flag, both
+ * Returns `PCTENC_OK`, `PCTENC_BAD_ARGUMENT` (NULL `out`, an unknown flag, both
  * `PCTENC_DECODE_UTF8_STRICT` and `PCTENC_DECODE_UTF8_LOSSY`, a `keep` upper half neither
- * all set nor all clear).
+ * all set nor all clear) or `PCTENC_OUT_OF_MEMORY` (no memory for the handle).
  * Ownership: the caller owns the handle (`pctenc_decoder_free`); `keep` is only read during
  * the call. Thread-safe.
  *

@@ -66,9 +66,9 @@ const DECODE_FLAGS: [(DecodeFlag, u32); 9] = [
 /// (decoded).
 ///
 /// Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
-/// Returns `PCTENC_OK` or `PCTENC_BAD_ARGUMENT` (NULL `out`, an unknown flag, both
+/// Returns `PCTENC_OK`, `PCTENC_BAD_ARGUMENT` (NULL `out`, an unknown flag, both
 /// `PCTENC_DECODE_UTF8_STRICT` and `PCTENC_DECODE_UTF8_LOSSY`, a `keep` upper half neither
-/// all set nor all clear).
+/// all set nor all clear) or `PCTENC_OUT_OF_MEMORY` (no memory for the handle).
 /// Ownership: the caller owns the handle (`pctenc_decoder_free`); `keep` is only read during
 /// the call. Thread-safe.
 ///

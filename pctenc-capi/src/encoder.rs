@@ -52,8 +52,9 @@ fn encoder_with_flags(set: Set, flags: u32) -> Result<Encoder, Failure> {
 /// or a union of `PCTENC_ENCODE_*` flags, which add to what the set does.
 ///
 /// Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
-/// Returns `PCTENC_OK`, or `PCTENC_BAD_ARGUMENT` for a NULL `out`, a NULL `name` with
-/// `name_len > 0`, an unknown name or an unknown flag.
+/// Returns `PCTENC_OK`; `PCTENC_BAD_ARGUMENT` for a NULL `out`, a NULL `name` with
+/// `name_len > 0`, an unknown name or an unknown flag; `PCTENC_OUT_OF_MEMORY` when there is
+/// no memory for the handle (never an abort).
 /// Ownership: the caller owns the handle and frees it with `pctenc_encoder_free`. `name` is
 /// only read during the call. Thread-safe.
 ///
@@ -92,8 +93,9 @@ pub unsafe extern "C" fn pctenc_encoder_new(
 /// or the output cannot be decoded back. `flags` as for `pctenc_encoder_new`.
 ///
 /// Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
-/// Returns `PCTENC_OK` or `PCTENC_BAD_ARGUMENT` (NULL `set` or `out`, an upper half neither
-/// all set nor all clear, an unknown flag).
+/// Returns `PCTENC_OK`, `PCTENC_BAD_ARGUMENT` (NULL `set` or `out`, an upper half neither
+/// all set nor all clear, an unknown flag) or `PCTENC_OUT_OF_MEMORY` (no memory for the
+/// handle).
 /// Ownership: the caller owns the handle (`pctenc_encoder_free`); `set` is only read during
 /// the call. Thread-safe.
 ///

@@ -26,8 +26,10 @@ pub enum pctenc_status {
     PCTENC_BAD_ARGUMENT = 3,
     /// A bug in pctenc was caught before it crossed into C. Nothing is known about the output.
     PCTENC_INTERNAL_ERROR = 4,
-    /// Memory could not be allocated (`pctenc_form_parse`: for a piece that changes when
-    /// decoded). Nothing was allocated that is still held.
+    /// Memory could not be allocated: for a handle or a stream (`pctenc_*_new`, which then
+    /// store NULL), or in `pctenc_form_parse` for a piece that changes when decoded. Nothing
+    /// was allocated that is still held, and the process goes on: pctenc never aborts on a
+    /// failed allocation.
     PCTENC_OUT_OF_MEMORY = 5,
     /// `pctenc_form_parse`: the callback returned non-zero and the parse stopped there;
     /// `pctenc_error.offset` is where the unparsed rest of the input starts.

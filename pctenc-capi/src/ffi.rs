@@ -2,6 +2,7 @@
 //! buffers refused, handles borrowed, boxed and stored, byte sets read.
 
 use core::ptr;
+use std::alloc::{Layout, alloc};
 
 use pctenc_core::Set;
 
@@ -114,6 +115,8 @@ pub(crate) unsafe fn read_set(bits: *const u8) -> Result<[u8; PCTENC_SET_BYTES],
 }
 
 /// Boxes `value` and stores the pointer in `*out` (NULL first, in case of a failure).
+/// Memory that cannot be had is `PCTENC_OUT_OF_MEMORY`: `Box::new` would abort the process,
+/// and a proxy that rebuilds its handles on a reload must live through that.
 ///
 /// # Safety
 ///
@@ -125,14 +128,43 @@ pub(crate) unsafe fn new_handle<T>(out: *mut *mut T, make: impl FnOnce() -> Resu
     // SAFETY: `out` is writable (the caller's contract).
     unsafe { ptr::write(out, ptr::null_mut()) };
     let value = make()?;
+    let boxed = try_box(value).ok_or(Failure::out_of_memory(0))?;
     // SAFETY: as above.
-    unsafe { ptr::write(out, Box::into_raw(Box::new(value))) };
+    unsafe { ptr::write(out, boxed) };
     Ok(())
+}
+
+/// `Box::into_raw(Box::new(value))`, or `None` when the allocator has no memory for it. The
+/// pointer is freed with `Box::from_raw`, as a `Box`'s is: same allocator, same layout.
+fn try_box<T>(value: T) -> Option<*mut T> {
+    let layout = Layout::new::<T>();
+    if layout.size() == 0 {
+        return Some(Box::into_raw(Box::new(value)));
+    }
+    // SAFETY: the layout's size is not zero.
+    let raw = unsafe { alloc(layout) }.cast::<T>();
+    if raw.is_null() {
+        return None;
+    }
+    // SAFETY: `raw` is a fresh allocation of `T`'s layout, aligned and not yet initialized:
+    // writing a `T` into it makes it what `Box::into_raw` gives.
+    unsafe { ptr::write(raw, value) };
+    Some(raw)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boxed_handles_free_as_boxes() {
+        let p = try_box([7u64; 4]).unwrap();
+        // SAFETY: `p` comes from `try_box`, freed once, as the `_free` functions free handles.
+        assert_eq!(*unsafe { Box::from_raw(p) }, [7u64; 4]);
+        let z = try_box(()).unwrap();
+        // SAFETY: as above, a zero-sized value.
+        drop(unsafe { Box::from_raw(z) });
+    }
 
     #[test]
     fn set_bits_round_trip() {
