@@ -188,7 +188,8 @@ step_test() {
 # rustdoc warning-free (the doctests, the README and the guides ran in `test`), and the
 # benchmark report is what benches/results/ gives
 step_docs() {
-  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
+  # As docs.rs builds them (Cargo.toml's package.metadata.docs.rs: every feature).
+  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib -p pctenc --all-features
   python3 scripts/bench-report.py --check
 }
 
