@@ -134,7 +134,7 @@ fn encoder(u: &mut Unstructured) -> Result<Option<(*mut pctenc_encoder, Encoder)
 
 /// Builds a decoder both ways; `None` when C refused it (after checking that it had to).
 fn decoder(u: &mut Unstructured) -> Result<Option<(*mut pctenc_decoder, Decoder)>> {
-    let flags = flags(u, (1 << 9) - 1)?;
+    let flags = flags(u, 0x1FF << 8)?;
     let keep: Option<[u8; 32]> = if u.ratio(1, 4)? {
         let mut bits: [u8; 32] = u.arbitrary()?;
         match u.int_in_range(0..=4u8)? {
@@ -153,7 +153,7 @@ fn decoder(u: &mut Unstructured) -> Result<Option<(*mut pctenc_decoder, Decoder)
     let status = unsafe { pctenc_decoder_new(flags, keep_ptr, &mut handle, &mut err) };
     let on = |f: u32| flags & f != 0;
     let keep_set = keep.as_ref().map(rust_set);
-    let valid = flags & !((1 << 9) - 1) == 0
+    let valid = flags & !(0x1FF << 8) == 0
         && !(on(PCTENC_DECODE_UTF8_STRICT) && on(PCTENC_DECODE_UTF8_LOSSY))
         && keep_set != Some(None);
     if !valid {

@@ -11,6 +11,8 @@
  *    is PCTENC_BAD_ARGUMENT, as is a length above PTRDIFF_MAX.
  *  - Nothing is written past the capacity the caller gives for an output buffer.
  *  - Every `pctenc_error *err` may be NULL; when it is not, all its fields are written.
+ *  - Encoder flags (PCTENC_ENCODE_*) are bits 0 to 3 and decoder flags (PCTENC_DECODE_*)
+ *    bits 8 to 16: a flag of the other family is an unknown flag, PCTENC_BAD_ARGUMENT.
  *  - Handles (pctenc_encoder, pctenc_decoder) are immutable once built: one handle may be
  *    used by any number of threads at once, without locking. Free each once, when no thread
  *    uses it any more. Streams (pctenc_encode_stream, pctenc_decode_stream) change at every
@@ -31,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 /** `"MAJOR.MINOR.PATCH"` of the library this header belongs to: what `pctenc_version()` returns when the header and the library match. */
-#define PCTENC_VERSION_STRING "0.1.0"
+#define PCTENC_VERSION_STRING "0.2.0"
 
 
 /**
@@ -43,7 +45,7 @@
 /**
  * The minor version of the library this header belongs to.
  */
-#define PCTENC_VERSION_MINOR 1
+#define PCTENC_VERSION_MINOR 2
 
 /**
  * The patch version of the library this header belongs to.
@@ -68,10 +70,14 @@
 #define PCTENC_ENCODE_KEEP_ESCAPES (1 << 2)
 
 /**
- * Encoder flag: IRI (RFC 3987). Non-ASCII characters of its `ucschar` are kept raw, less
- * Unicode's bidi controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which its
- * section 4.1 forbids; C1 controls, private use characters, noncharacters and bytes that are
- * not part of valid UTF-8 are still escaped.
+ * Encoder flag: IRI (RFC 3987). Valid UTF-8 of RFC 3987's `ucschar` is kept raw: U+00A0 to
+ * U+D7FF, U+F900 to U+FDCF, U+FDF0 to U+FFEF, and U+10000 to U+EFFFD but the last two code
+ * points of each plane (U+1FFFE, U+1FFFF, ...) and U+E0000 to U+E0FFF; less Unicode's 12
+ * bidi controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which its
+ * section 4.1 forbids. Everything else non-ASCII is escaped: C1 controls (U+0080 to U+009F),
+ * private use (U+E000 to U+F8FF, U+F0000 to U+10FFFF), noncharacters (U+FDD0 to U+FDEF,
+ * U+xFFFE, U+xFFFF), the specials U+FFF0 to U+FFFF, tags and variation selectors (U+E0000
+ * to U+E0FFF), the bidi controls, and bytes that are not part of valid UTF-8.
  */
 #define PCTENC_ENCODE_IRI (1 << 3)
 
@@ -79,29 +85,32 @@
  * Decoder flag: a `%` that starts no valid escape is copied as it is (browsers), instead of
  * being an error.
  */
-#define PCTENC_DECODE_LENIENT (1 << 0)
+#define PCTENC_DECODE_LENIENT (1 << 8)
 
 /**
  * Decoder flag: `+` decodes to a space (form bodies, query strings).
  */
-#define PCTENC_DECODE_PLUS_AS_SPACE (1 << 1)
+#define PCTENC_DECODE_PLUS_AS_SPACE (1 << 9)
 
 /**
  * Decoder flag: the decoded bytes must be valid UTF-8, else `PCTENC_KIND_INVALID_UTF8`.
  */
-#define PCTENC_DECODE_UTF8_STRICT (1 << 2)
+#define PCTENC_DECODE_UTF8_STRICT (1 << 10)
 
 /**
  * Decoder flag: each invalid UTF-8 sequence of the output becomes U+FFFD (three bytes: the
  * output can be longer than the input). Not with `PCTENC_DECODE_UTF8_STRICT`.
  */
-#define PCTENC_DECODE_UTF8_LOSSY (1 << 3)
+#define PCTENC_DECODE_UTF8_LOSSY (1 << 11)
 
 /**
  * Decoder flag: `%uHHHH` decodes to the UTF-8 of that UTF-16 code unit (JavaScript's
- * `unescape`).
+ * `unescape`), a surrogate pair (`%uD83D%uDE00`) to its character. A lone surrogate is
+ * `PCTENC_KIND_LONE_SURROGATE`; with `PCTENC_DECODE_LENIENT` it becomes U+FFFD (EF BF BD),
+ * whether or not `PCTENC_DECODE_UTF8_LOSSY` is set, as JavaScript's `unescape` would give it
+ * to a UTF-8 encoder.
  */
-#define PCTENC_DECODE_LEGACY_U (1 << 4)
+#define PCTENC_DECODE_LEGACY_U (1 << 12)
 
 /**
  * Decoder flag: an escape that decodes to NUL (`%00`) is `PCTENC_KIND_FORBIDDEN_BYTE`.
@@ -109,19 +118,19 @@
  * this flag alone does not mean "no NUL in the output"; check raw bytes yourself where they
  * matter (see examples/proxy.c).
  */
-#define PCTENC_DECODE_REJECT_NUL (1 << 5)
+#define PCTENC_DECODE_REJECT_NUL (1 << 13)
 
 /**
  * Decoder flag: an escape that decodes to CR or LF (`%0D`, `%0A`) is forbidden. Only
  * escapes are checked: a raw CR or LF in the input passes to the output as it is.
  */
-#define PCTENC_DECODE_REJECT_CR_LF (1 << 6)
+#define PCTENC_DECODE_REJECT_CR_LF (1 << 14)
 
 /**
  * Decoder flag: an escape that decodes to an ASCII control (0x00 to 0x1F, 0x7F) is forbidden.
  * Only escapes are checked: a raw control byte in the input passes to the output as it is.
  */
-#define PCTENC_DECODE_REJECT_CONTROLS (1 << 7)
+#define PCTENC_DECODE_REJECT_CONTROLS (1 << 15)
 
 /**
  * Decoder flag: an escape that decodes to `/` or `\` (`%2F`, `%5C`) is forbidden: what a
@@ -129,7 +138,7 @@
  * `\` in the input passes to the output as it is (`../../etc/passwd` decodes without an
  * error), and `.` and `..` are not looked at; check those yourself (see examples/proxy.c).
  */
-#define PCTENC_DECODE_REJECT_SLASHES (1 << 8)
+#define PCTENC_DECODE_REJECT_SLASHES (1 << 16)
 
 /**
  * The size of a byte set given to `pctenc_encoder_new_custom` and `pctenc_decoder_new`:
@@ -369,7 +378,8 @@ const char *pctenc_error_kind_str(int kind);
  *
  * Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
  * Returns `PCTENC_OK`; `PCTENC_BAD_ARGUMENT` for a NULL `out`, a NULL `name` with
- * `name_len > 0`, an unknown name or an unknown flag; `PCTENC_OUT_OF_MEMORY` when there is
+ * `name_len > 0`, an unknown name or an unknown flag (a decoder flag among them);
+ * `PCTENC_OUT_OF_MEMORY` when there is
  * no memory for the handle (never an abort).
  * Ownership: the caller owns the handle and frees it with `pctenc_encoder_free`. `name` is
  * only read during the call. Thread-safe.
@@ -502,7 +512,8 @@ enum pctenc_status pctenc_validate(const struct pctenc_encoder *enc,
  * (decoded).
  *
  * Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
- * Returns `PCTENC_OK`, `PCTENC_BAD_ARGUMENT` (NULL `out`, an unknown flag, both
+ * Returns `PCTENC_OK`, `PCTENC_BAD_ARGUMENT` (NULL `out`, an unknown flag, an encoder flag
+ * among them, both
  * `PCTENC_DECODE_UTF8_STRICT` and `PCTENC_DECODE_UTF8_LOSSY`, a `keep` upper half neither
  * all set nor all clear) or `PCTENC_OUT_OF_MEMORY` (no memory for the handle).
  * Ownership: the caller owns the handle (`pctenc_decoder_free`); `keep` is only read during
@@ -632,7 +643,9 @@ enum pctenc_status pctenc_decode_in_place(const struct pctenc_decoder *dec,
  * output can hold `.` and `..` segments, and can gain them (`/a/%2e%2e/b` becomes
  * `/a/../b`). Before routing on a path or opening a file, remove the dot segments of the
  * output or refuse them (examples/proxy.c shows how). The output is never longer than the
- * input, so `cap = len` always fits. Never fails on input.
+ * input, so `cap = len` always fits. Never fails on input. The escape of a hex digit right
+ * after a `%` that starts no escape stays as it is (`%%41` is kept, not made `%A`), so that
+ * the output decodes, leniently, to what the input decodes to.
  *
  * Never writes past `dst + cap`. When the output does not fit, returns
  * `PCTENC_BUFFER_TOO_SMALL` and sets `*written` to the size needed. `src` and `dst` must

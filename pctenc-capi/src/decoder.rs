@@ -17,33 +17,36 @@ pub struct pctenc_decoder(pub(crate) Decoder);
 
 /// Decoder flag: a `%` that starts no valid escape is copied as it is (browsers), instead of
 /// being an error.
-pub const PCTENC_DECODE_LENIENT: u32 = 1 << 0;
+pub const PCTENC_DECODE_LENIENT: u32 = 1 << 8;
 /// Decoder flag: `+` decodes to a space (form bodies, query strings).
-pub const PCTENC_DECODE_PLUS_AS_SPACE: u32 = 1 << 1;
+pub const PCTENC_DECODE_PLUS_AS_SPACE: u32 = 1 << 9;
 /// Decoder flag: the decoded bytes must be valid UTF-8, else `PCTENC_KIND_INVALID_UTF8`.
-pub const PCTENC_DECODE_UTF8_STRICT: u32 = 1 << 2;
+pub const PCTENC_DECODE_UTF8_STRICT: u32 = 1 << 10;
 /// Decoder flag: each invalid UTF-8 sequence of the output becomes U+FFFD (three bytes: the
 /// output can be longer than the input). Not with `PCTENC_DECODE_UTF8_STRICT`.
-pub const PCTENC_DECODE_UTF8_LOSSY: u32 = 1 << 3;
+pub const PCTENC_DECODE_UTF8_LOSSY: u32 = 1 << 11;
 /// Decoder flag: `%uHHHH` decodes to the UTF-8 of that UTF-16 code unit (JavaScript's
-/// `unescape`).
-pub const PCTENC_DECODE_LEGACY_U: u32 = 1 << 4;
+/// `unescape`), a surrogate pair (`%uD83D%uDE00`) to its character. A lone surrogate is
+/// `PCTENC_KIND_LONE_SURROGATE`; with `PCTENC_DECODE_LENIENT` it becomes U+FFFD (EF BF BD),
+/// whether or not `PCTENC_DECODE_UTF8_LOSSY` is set, as JavaScript's `unescape` would give it
+/// to a UTF-8 encoder.
+pub const PCTENC_DECODE_LEGACY_U: u32 = 1 << 12;
 /// Decoder flag: an escape that decodes to NUL (`%00`) is `PCTENC_KIND_FORBIDDEN_BYTE`.
 /// Only escapes are checked: a raw NUL byte in the input passes to the output as it is, so
 /// this flag alone does not mean "no NUL in the output"; check raw bytes yourself where they
 /// matter (see examples/proxy.c).
-pub const PCTENC_DECODE_REJECT_NUL: u32 = 1 << 5;
+pub const PCTENC_DECODE_REJECT_NUL: u32 = 1 << 13;
 /// Decoder flag: an escape that decodes to CR or LF (`%0D`, `%0A`) is forbidden. Only
 /// escapes are checked: a raw CR or LF in the input passes to the output as it is.
-pub const PCTENC_DECODE_REJECT_CR_LF: u32 = 1 << 6;
+pub const PCTENC_DECODE_REJECT_CR_LF: u32 = 1 << 14;
 /// Decoder flag: an escape that decodes to an ASCII control (0x00 to 0x1F, 0x7F) is forbidden.
 /// Only escapes are checked: a raw control byte in the input passes to the output as it is.
-pub const PCTENC_DECODE_REJECT_CONTROLS: u32 = 1 << 7;
+pub const PCTENC_DECODE_REJECT_CONTROLS: u32 = 1 << 15;
 /// Decoder flag: an escape that decodes to `/` or `\` (`%2F`, `%5C`) is forbidden: what a
 /// proxy or a file server checks in a decoded path. Only escapes are checked: a raw `/` or
 /// `\` in the input passes to the output as it is (`../../etc/passwd` decodes without an
 /// error), and `.` and `..` are not looked at; check those yourself (see examples/proxy.c).
-pub const PCTENC_DECODE_REJECT_SLASHES: u32 = 1 << 8;
+pub const PCTENC_DECODE_REJECT_SLASHES: u32 = 1 << 16;
 /// Where each `PCTENC_DECODE_*` flag sits, for `pctenc_core::flags`, which refuses the bits
 /// it does not name and UTF-8 strict with lossy.
 const DECODE_FLAGS: [(DecodeFlag, u32); 9] = [
@@ -66,7 +69,8 @@ const DECODE_FLAGS: [(DecodeFlag, u32); 9] = [
 /// (decoded).
 ///
 /// Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
-/// Returns `PCTENC_OK`, `PCTENC_BAD_ARGUMENT` (NULL `out`, an unknown flag, both
+/// Returns `PCTENC_OK`, `PCTENC_BAD_ARGUMENT` (NULL `out`, an unknown flag, an encoder flag
+/// among them, both
 /// `PCTENC_DECODE_UTF8_STRICT` and `PCTENC_DECODE_UTF8_LOSSY`, a `keep` upper half neither
 /// all set nor all clear) or `PCTENC_OUT_OF_MEMORY` (no memory for the handle).
 /// Ownership: the caller owns the handle (`pctenc_decoder_free`); `keep` is only read during

@@ -25,10 +25,14 @@ pub const PCTENC_ENCODE_LOWERCASE: u32 = 1 << 1;
 /// Encoder flag: re-quote. A valid `%HH` in the input is kept as written, a `%` that starts
 /// no escape becomes `%25`: for half-encoded input (a URL typed by a user).
 pub const PCTENC_ENCODE_KEEP_ESCAPES: u32 = 1 << 2;
-/// Encoder flag: IRI (RFC 3987). Non-ASCII characters of its `ucschar` are kept raw, less
-/// Unicode's bidi controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which its
-/// section 4.1 forbids; C1 controls, private use characters, noncharacters and bytes that are
-/// not part of valid UTF-8 are still escaped.
+/// Encoder flag: IRI (RFC 3987). Valid UTF-8 of RFC 3987's `ucschar` is kept raw: U+00A0 to
+/// U+D7FF, U+F900 to U+FDCF, U+FDF0 to U+FFEF, and U+10000 to U+EFFFD but the last two code
+/// points of each plane (U+1FFFE, U+1FFFF, ...) and U+E0000 to U+E0FFF; less Unicode's 12
+/// bidi controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which its
+/// section 4.1 forbids. Everything else non-ASCII is escaped: C1 controls (U+0080 to U+009F),
+/// private use (U+E000 to U+F8FF, U+F0000 to U+10FFFF), noncharacters (U+FDD0 to U+FDEF,
+/// U+xFFFE, U+xFFFF), the specials U+FFF0 to U+FFFF, tags and variation selectors (U+E0000
+/// to U+E0FFF), the bidi controls, and bytes that are not part of valid UTF-8.
 pub const PCTENC_ENCODE_IRI: u32 = 1 << 3;
 
 /// Where each `PCTENC_ENCODE_*` flag sits, for `pctenc_core::flags`, which refuses the bits
@@ -53,7 +57,8 @@ fn encoder_with_flags(set: Set, flags: u32) -> Result<Encoder, Failure> {
 ///
 /// Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL.
 /// Returns `PCTENC_OK`; `PCTENC_BAD_ARGUMENT` for a NULL `out`, a NULL `name` with
-/// `name_len > 0`, an unknown name or an unknown flag; `PCTENC_OUT_OF_MEMORY` when there is
+/// `name_len > 0`, an unknown name or an unknown flag (a decoder flag among them);
+/// `PCTENC_OUT_OF_MEMORY` when there is
 /// no memory for the handle (never an abort).
 /// Ownership: the caller owns the handle and frees it with `pctenc_encoder_free`. `name` is
 /// only read during the call. Thread-safe.

@@ -7,7 +7,7 @@ use std::panic::catch_unwind;
 /// of the library linked at run time).
 pub const PCTENC_VERSION_MAJOR: u32 = 0;
 /// The minor version of the library this header belongs to.
-pub const PCTENC_VERSION_MINOR: u32 = 1;
+pub const PCTENC_VERSION_MINOR: u32 = 2;
 /// The patch version of the library this header belongs to.
 pub const PCTENC_VERSION_PATCH: u32 = 0;
 /// The decimal number at the start of `s[from..]` and the index after it (compile time).

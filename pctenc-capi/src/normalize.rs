@@ -14,7 +14,9 @@ use crate::ffi::{input, output, overlap, store};
 /// output can hold `.` and `..` segments, and can gain them (`/a/%2e%2e/b` becomes
 /// `/a/../b`). Before routing on a path or opening a file, remove the dot segments of the
 /// output or refuse them (examples/proxy.c shows how). The output is never longer than the
-/// input, so `cap = len` always fits. Never fails on input.
+/// input, so `cap = len` always fits. Never fails on input. The escape of a hex digit right
+/// after a `%` that starts no escape stays as it is (`%%41` is kept, not made `%A`), so that
+/// the output decodes, leniently, to what the input decodes to.
 ///
 /// Never writes past `dst + cap`. When the output does not fit, returns
 /// `PCTENC_BUFFER_TOO_SMALL` and sets `*written` to the size needed. `src` and `dst` must

@@ -111,7 +111,7 @@ static int decode_fails(const pctenc_decoder *dec, const char *in, pctenc_error_
 
 static void test_info(void) {
     const char *v = pctenc_version();
-    CHECK(v != NULL && strcmp(v, "0.1.0") == 0);
+    CHECK(v != NULL && strcmp(v, "0.2.0") == 0);
     /* The header's version macros are the library's version. */
     CHECK(strcmp(v, PCTENC_VERSION_STRING) == 0);
     char numbers[64];
@@ -187,7 +187,10 @@ static void test_encoder_new(void) {
     CHECK(pctenc_encoder_new_custom(NULL, 0, &enc, NULL) == PCTENC_BAD_ARGUMENT && enc == NULL);
     memset(bits + 16, 0xFF, 16);
     CHECK(pctenc_encoder_new_custom(bits, 0, NULL, NULL) == PCTENC_BAD_ARGUMENT);
-    CHECK(pctenc_encoder_new_custom(bits, 1u << 9, &enc, NULL) == PCTENC_BAD_ARGUMENT && enc == NULL);
+    CHECK(pctenc_encoder_new_custom(bits, 1u << 4, &enc, NULL) == PCTENC_BAD_ARGUMENT && enc == NULL);
+    /* A decoder flag is no encoder flag: the two families have no bit in common. */
+    CHECK(pctenc_encoder_new_custom(bits, PCTENC_DECODE_UTF8_STRICT, &enc, NULL) == PCTENC_BAD_ARGUMENT && enc == NULL);
+    CHECK(pctenc_encoder_new("component", 9, PCTENC_DECODE_LENIENT, &enc, NULL) == PCTENC_BAD_ARGUMENT && enc == NULL);
     pctenc_encoder_free(NULL);
 }
 
@@ -204,6 +207,14 @@ static void test_encode(void) {
     CHECK(encodes_to(requote, "100% %41 %zz", "100%25%20%41%20%25zz"));
     pctenc_encoder *iri = encoder("path", PCTENC_ENCODE_IRI);
     CHECK(encodes_to(iri, "/caf\xc3\xa9 \xff", "/caf\xc3\xa9%20%FF"));
+    /* What the header lists as escaped under IRI: a C1 control (U+0085), private use
+     * (U+E000), a noncharacter (U+FDD0, U+FFFE), a special (U+FFF9), a tag (U+E0001), a
+     * bidi control (U+202E); and kept: U+00A0, U+FFEF, U+10000, U+EFFFD. */
+    CHECK(encodes_to(iri, "\xc2\x85\xee\x80\x80", "%C2%85%EE%80%80"));
+    CHECK(encodes_to(iri, "\xef\xb7\x90\xef\xbf\xbe\xef\xbf\xb9", "%EF%B7%90%EF%BF%BE%EF%BF%B9"));
+    CHECK(encodes_to(iri, "\xf3\xa0\x80\x81\xe2\x80\xae", "%F3%A0%80%81%E2%80%AE"));
+    CHECK(encodes_to(iri, "\xc2\xa0\xef\xbf\xaf\xf0\x90\x80\x80\xf3\xaf\xbf\xbd",
+                     "\xc2\xa0\xef\xbf\xaf\xf0\x90\x80\x80\xf3\xaf\xbf\xbd"));
 
     /* Size query: NULL dst, cap 0. */
     size_t written = 0;
@@ -289,7 +300,10 @@ static void test_decoder_new(void) {
     pctenc_error err = junk_error();
     CHECK(pctenc_decoder_new(PCTENC_DECODE_UTF8_STRICT | PCTENC_DECODE_UTF8_LOSSY, NULL, &dec, &err) ==
               PCTENC_BAD_ARGUMENT && dec == NULL && err.kind == PCTENC_KIND_BAD_ARGUMENT);
-    CHECK(pctenc_decoder_new(1u << 9, NULL, &dec, NULL) == PCTENC_BAD_ARGUMENT && dec == NULL);
+    CHECK(pctenc_decoder_new(1u << 17, NULL, &dec, NULL) == PCTENC_BAD_ARGUMENT && dec == NULL);
+    /* An encoder flag is no decoder flag. */
+    CHECK(pctenc_decoder_new(PCTENC_ENCODE_KEEP_ESCAPES, NULL, &dec, NULL) == PCTENC_BAD_ARGUMENT && dec == NULL);
+    CHECK(pctenc_decoder_new(PCTENC_ENCODE_SPACE_AS_PLUS, NULL, &dec, NULL) == PCTENC_BAD_ARGUMENT && dec == NULL);
     CHECK(pctenc_decoder_new(0, NULL, NULL, &err) == PCTENC_BAD_ARGUMENT);
     uint8_t keep[PCTENC_SET_BYTES] = {0};
     keep[3] = 0x0F; /* bytes 24..27: neither all set nor clear above 0x80 is fine */
@@ -341,6 +355,10 @@ static void test_decode(void) {
     pctenc_decoder *legacy = decoder(PCTENC_DECODE_LEGACY_U, NULL);
     CHECK(decodes_to(legacy, "%u00E9%uD83D%uDE00", "\xc3\xa9\xf0\x9f\x98\x80", 6));
     CHECK(decode_fails(legacy, "ok%uD83D!", PCTENC_KIND_LONE_SURROGATE, 2, 0));
+    /* Lenient: a lone surrogate becomes U+FFFD, with no lossy flag (the header says so). */
+    pctenc_decoder *legacy_lenient = decoder(PCTENC_DECODE_LEGACY_U | PCTENC_DECODE_LENIENT, NULL);
+    CHECK(decodes_to(legacy_lenient, "ok%uD83D!", "ok\xef\xbf\xbd!", 6));
+    pctenc_decoder_free(legacy_lenient);
     CHECK(decode_fails(legacy, "ok%u00", PCTENC_KIND_TRUNCATED_U_ESCAPE, 2, 0));
     CHECK(decode_fails(legacy, "ok%u00zz", PCTENC_KIND_INVALID_U_ESCAPE, 2, 0));
 
@@ -425,6 +443,8 @@ static void test_normalize(void) {
     pctenc_error err = junk_error();
     CHECK(pctenc_normalize(S("/%7e%41%2f%c3%a9"), out, sizeof out, &written, &err) == PCTENC_OK &&
           same(out, written, "/~A%2F%C3%A9") && err.status == PCTENC_OK);
+    /* The escape of a hex digit right after a stray `%` stays (the header says why). */
+    CHECK(pctenc_normalize(S("%%41%41"), out, sizeof out, &written, &err) == PCTENC_OK && same(out, written, "%%41A"));
     for (size_t cap = 0; cap < 12; cap++) {
         uint8_t *buf = malloc(cap + 4);
         memset(buf, 0xAA, cap + 4);

@@ -231,7 +231,8 @@ static void test_differential(int inputs) {
                 pctenc_encoder_free(enc);
             }
         }
-        for (uint32_t flags = 0; flags < (1u << 9); flags++) {
+        for (uint32_t bits = 0; bits < (1u << 9); bits++) {
+            uint32_t flags = bits << 8; /* the nine decoder flags: bits 8 to 16 */
             pctenc_decoder *dec = NULL;
             if (pctenc_decoder_new(flags, NULL, &dec, NULL) != PCTENC_OK) {
                 /* Only strict and lossy together are refused. */

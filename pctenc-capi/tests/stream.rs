@@ -28,7 +28,8 @@ fn input() -> impl Strategy<Value = Vec<u8>> {
 }
 
 fn decoder_flags() -> impl Strategy<Value = u32> {
-    (0u32..(1 << 9)).prop_filter("strict and lossy", |f| {
+    // The nine decoder flags: bits 8 to 16.
+    (0u32..(1 << 9)).prop_map(|f| f << 8).prop_filter("strict and lossy", |f| {
         f & (PCTENC_DECODE_UTF8_STRICT | PCTENC_DECODE_UTF8_LOSSY)
             != PCTENC_DECODE_UTF8_STRICT | PCTENC_DECODE_UTF8_LOSSY
     })
