@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""The library's layering: which top-level module of src/ uses which, and whether any cycle.
+"""The layering of each crate of the workspace: which module uses which, and whether any cycle.
 
 Dependencies in pctenc point one way (API -> kernels -> scalar reference -> sets, hex,
 errors); a cycle between modules means two of them are one layer in fact, and that a change
-to either can break the other. This script reads every `crate::` path in the library's
-sources (`use crate::...` trees and paths written inline), resolves names the crate root
-re-exports (`crate::Encoder` is `encode`'s), and prints the edges between top-level modules.
-It fails (status 1) when they form a cycle, naming it.
+to either can break the other. This script reads every `crate::` path in a crate's sources
+(`use crate::...` trees and paths written inline) and prints the edges between its
+top-level modules. It fails (status 1) when they form a cycle, naming it.
 
-    python3 scripts/module-graph.py               # the edges, then "no cycle" or the cycles
-    python3 scripts/module-graph.py --within simd # the same between the submodules of simd
-    python3 scripts/module-graph.py --dot         # the graph for Graphviz
+    python3 scripts/module-graph.py                    # every crate: the edges, then "no cycle"
+    python3 scripts/module-graph.py --crate pctenc-capi # one crate (a member's folder, or .)
+    python3 scripts/module-graph.py --within simd      # the submodules of the library's simd
+    python3 scripts/module-graph.py --dot              # the graphs for Graphviz
+
+The crates are the library (src/, its root lib.rs) and every member of the root Cargo.toml's
+workspace (its src/, the root lib.rs or, for a binary such as pctenc-cli, main.rs).
 
 Without `--within`, both levels are checked: the top-level modules, then the submodules of
 each module that is a folder with submodules of its own (`simd`: kernel, generic, entry,
@@ -19,18 +22,23 @@ folder only the edges between its children count, and those from its `mod.rs` to
 child that extends the folder's own type (`impl Decoder` in `decode/output.rs`, through
 `super::Decoder`) is the folder's, so the folder's own items are not a node of their own.
 
-The crate root (`lib.rs`) is a node above every module it declares or re-exports from: a
-module that uses an item of the root itself (a free function such as `crate::encode_slice`)
-closes a cycle. The binary is a crate of its own (pctenc-cli/) and is not read. Comments
-and strings are ignored; `#[cfg(test)]` code counts like the rest, since a test module
-that reaches up a layer couples the layers as well. Not seen: `$crate::` paths
-in a macro count for the file that defines the macro, not the files that call it.
+The crate root is a node above every module it declares or re-exports from. A module that
+uses an item through the root closes a cycle: an item of the root itself (a free function
+such as `crate::encode_slice`), and a name the root re-exports (`crate::Encoder`, which is
+`encode`'s), since the module then depends on the root's list of re-exports, not on the
+module that defines the item. Modules import from the defining module. Comments and
+strings are ignored; `#[cfg(test)]` code counts like the rest, since a test module that
+reaches up a layer couples the layers as well. Not seen: `$crate::` paths in a macro count
+for the file that defines the macro, not the files that call it.
 """
 import pathlib
 import re
 import sys
 
-SRC = pathlib.Path(__file__).resolve().parent.parent / "src"
+REPO = pathlib.Path(__file__).resolve().parent.parent
+# The crate being read: its src/ folder and its root file (lib.rs or main.rs); see `crates`.
+SRC = REPO / "src"
+ROOT = "lib.rs"
 
 
 def strip(text):
@@ -121,7 +129,7 @@ def modules(within=None):
     mods = {}
     for path in sorted(base.rglob("*.rs")):
         rel = path.relative_to(base)
-        if within is None and rel.name == "lib.rs":
+        if within is None and rel.as_posix() == ROOT:
             continue
         if within is not None and rel.as_posix() == "mod.rs":
             name = within
@@ -143,17 +151,19 @@ def reexports(root, mods):
 
 def edges(within=None):
     mods = modules(within)
-    root = strip((SRC / "lib.rs").read_text())
+    root = strip((SRC / ROOT).read_text())
     top = modules()
     names = reexports(root, top)
     found = {}
     for mod, files in mods.items():
         for f in files:
             code = strip(f.read_text())
-            # A re-exported name stands for the path it comes from (`crate::Backend` is
-            # `crate::simd::engine::Backend`).
-            paths = [names[p[0]] + p[1:] if p[0] in names else p for p in crate_paths(code)]
+            paths = crate_paths(code)
             if within is not None:
+                # Inside a folder, a re-exported name stands for the path it comes from
+                # (`crate::Backend` is `crate::simd::engine::Backend`); at the top level it is
+                # a use of the root (below).
+                paths = [names[p[0]] + p[1:] if p[0] in names else p for p in paths]
                 # Paths into `within` from the crate root; `super::` in a file directly under
                 # it; and in its `mod.rs`, the paths through its children.
                 inner = [p[1:] for p in paths if p[:1] == (within,) and len(p) > 1]
@@ -166,16 +176,16 @@ def edges(within=None):
                 head = path[0]
                 target = head if head in mods else None
                 if within is None and target is None and head not in ("self", "super"):
-                    # An item of the crate root itself (a free function of lib.rs): the root
-                    # re-exports every module, so a module that uses it is a cycle.
-                    target = "lib.rs"
+                    # An item of the crate root, its own or one it re-exports: the root
+                    # declares every module, so a module that uses it is a cycle.
+                    target = ROOT
                 if target and target != mod:
-                    found.setdefault((mod, target), set()).add(f.relative_to(SRC.parent).as_posix())
+                    found.setdefault((mod, target), set()).add(f.relative_to(REPO).as_posix())
     if within is None:
-        mods = dict(mods, **{"lib.rs": [SRC / "lib.rs"]})
+        mods = dict(mods, **{ROOT: [SRC / ROOT]})
         for mod in list(mods):
-            if mod != "lib.rs" and re.search(rf"\b(pub(\([^)]*\))?\s+)?(mod|use)\s+{mod}\b", root):
-                found.setdefault(("lib.rs", mod), set()).add("src/lib.rs")
+            if mod != ROOT and re.search(rf"\b(pub(\([^)]*\))?\s+)?(mod|use)\s+{mod}\b", root):
+                found.setdefault((ROOT, mod), set()).add((SRC / ROOT).relative_to(REPO).as_posix())
     return mods, found
 
 
@@ -232,12 +242,25 @@ def cycles(nodes, found):
     return out
 
 
-def check(within, dot):
+def crates():
+    """(name, src folder, root file) of the library and of each workspace member."""
+    manifest = (REPO / "Cargo.toml").read_text()
+    members = re.search(r"(?m)^members\s*=\s*\[([^\]]*)\]", manifest)
+    found = []
+    for member in re.findall(r'"([^"]+)"', members.group(1) if members else '"."'):
+        src = REPO / member / "src"
+        root = "lib.rs" if (src / "lib.rs").exists() else "main.rs"
+        if (src / root).exists():
+            found.append(("pctenc" if member == "." else member, src, root))
+    return found
+
+
+def check(within, dot, name):
     """Prints one level's edges (or its graph) and returns its cycles."""
     mods, found = edges(within)
-    where = "top-level modules" if within is None else f"submodules of {within}"
+    where = f"{name}'s " + ("top-level modules" if within is None else f"submodules of {within}")
     if dot:
-        print(f'digraph "{within or "pctenc"}" {{')
+        print(f'digraph "{within or name}" {{')
         for a, b in sorted(found):
             print(f'  "{a}" -> "{b}";')
         print("}")
@@ -254,13 +277,25 @@ def check(within, dot):
 
 
 def main():
+    global SRC, ROOT
     args = sys.argv[1:]
     dot = "--dot" in args
-    if "--within" in args:
-        levels = [args[args.index("--within") + 1]]
-    else:
-        levels = [None] + folders()
-    bad = [c for level in levels for c in check(level, dot)]
+    chosen = crates()
+    if "--crate" in args:
+        want = args[args.index("--crate") + 1].rstrip("/")
+        chosen = [c for c in chosen if want in (c[0], str(c[1].parent.relative_to(REPO)))]
+        if not chosen:
+            print(f"module-graph.py: no crate {want!r} in the workspace", file=sys.stderr)
+            return 2
+    bad = []
+    for name, SRC, ROOT in chosen:
+        if "--within" in args:
+            if name != "pctenc":
+                continue
+            levels = [args[args.index("--within") + 1]]
+        else:
+            levels = [None] + folders()
+        bad += [c for level in levels for c in check(level, dot, name)]
     return 1 if bad else 0
 
 
