@@ -12,8 +12,7 @@
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> datafusion::error::Result<()> {
-//! use datafusion::prelude::SessionContext;
-//!
+//! //!
 //! let ctx = SessionContext::new();
 //! pctenc_datafusion::register(&ctx);
 //! let df = ctx.sql("SELECT url_decode('a+b%26c%3D%C3%A9') AS v, percent_encode('/a b', 'path') AS p").await?;
