@@ -15,7 +15,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use datafusion::config::ConfigOptions;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF};
 use datafusion::prelude::SessionContext;
-use pctenc_datafusion::spark;
+use pctenc_datafusion::kernels;
 
 /// Access-log-like values: paths and query strings, some non-ASCII, about 100 bytes.
 fn raw_rows(n: usize) -> Vec<String> {
@@ -51,7 +51,7 @@ fn raw_rows(n: usize) -> Vec<String> {
 
 fn arrays(n: usize) -> (ArrayRef, ArrayRef) {
     let raw: ArrayRef = Arc::new(StringArray::from(raw_rows(n)));
-    let encoded = spark::url_encode(raw.as_ref()).unwrap();
+    let encoded = kernels::url_encode(raw.as_ref()).unwrap();
     (raw, encoded)
 }
 
@@ -88,14 +88,14 @@ fn bench_kernels(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("kernel/url_encode/1M");
     g.throughput(Throughput::Bytes(bytes(&raw)));
-    g.bench_function("pctenc", |b| b.iter(|| spark::url_encode(raw.as_ref()).unwrap()));
+    g.bench_function("pctenc", |b| b.iter(|| kernels::url_encode(raw.as_ref()).unwrap()));
     g.bench_function("datafusion-spark", |b| b.iter(|| invoke(&spark_enc, &raw)));
     g.bench_function("memcpy-output", |b| b.iter(|| copy(&encoded)));
     g.finish();
 
     let mut g = c.benchmark_group("kernel/url_decode/1M");
     g.throughput(Throughput::Bytes(bytes(&encoded)));
-    g.bench_function("pctenc", |b| b.iter(|| spark::url_decode(encoded.as_ref()).unwrap()));
+    g.bench_function("pctenc", |b| b.iter(|| kernels::url_decode(encoded.as_ref()).unwrap()));
     g.bench_function("datafusion-spark", |b| b.iter(|| invoke(&spark_dec, &encoded)));
     g.bench_function("memcpy-output", |b| b.iter(|| copy(&raw)));
     g.finish();
@@ -155,9 +155,9 @@ fn bench_threads(c: &mut Criterion) {
                 b.iter(|| {
                     pool.install(|| {
                         if decode {
-                            spark::url_decode(input.as_ref())
+                            kernels::url_decode(input.as_ref())
                         } else {
-                            spark::url_encode(input.as_ref())
+                            kernels::url_encode(input.as_ref())
                         }
                     })
                     .unwrap()

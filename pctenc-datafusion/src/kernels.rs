@@ -52,7 +52,7 @@ use arrow::error::ArrowError;
 use pctenc::{DecodeErrorKind, Decoder, Encoder, Utf8Mode};
 use rayon::prelude::*;
 
-use crate::memory;
+use crate::{memory, spark};
 
 /// Arrays with at least this many bytes of values are processed in chunks on the rayon pool
 /// (pctenc's own threshold for encoding, [`pctenc::PAR_ENCODE_THRESHOLD`]).
@@ -987,6 +987,26 @@ pub fn validate(array: &dyn Array, enc: &Encoder) -> Result<BooleanArray, Kernel
         DataType::BinaryView => each!(BinaryViewArray),
         other => Err(KernelError::whole(format!("expected a string or binary array, got {other}"))),
     }
+}
+
+/// Spark's `url_encode`: `java.net.URLEncoder.encode(s, UTF_8)`, which is pctenc's `form`
+/// set (`A-Za-z0-9.-*_` kept, space as `+`, the rest as uppercase `%HH` of its UTF-8). A
+/// binary value is the string Spark casts it to ([`spark::java_string`]: malformed UTF-8 as
+/// U+FFFD), so `X'FF'` gives `%EF%BF%BD`.
+pub fn url_encode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    apply(array, &spark::UrlEncodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
+}
+
+/// Spark's `url_decode`: `java.net.URLDecoder.decode(s, UTF_8)` byte for byte, quirks
+/// included (see [`crate::spark`]; a binary value is the string Spark casts it to). A malformed escape fails the call with Spark's
+/// `CANNOT_DECODE_URL` message, the row and the offset of its `%`.
+pub fn url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    apply(array, &spark::UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
+}
+
+/// Spark's `try_url_decode`: [`url_decode`] with null where it fails.
+pub fn try_url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    apply(array, &spark::UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Null)
 }
 
 #[cfg(test)]

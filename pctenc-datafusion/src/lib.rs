@@ -12,7 +12,8 @@
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> datafusion::error::Result<()> {
-//! //!
+//! use datafusion::prelude::SessionContext;
+//!
 //! let ctx = SessionContext::new();
 //! pctenc_datafusion::register(&ctx);
 //! let df = ctx.sql("SELECT url_decode('a+b%26c%3D%C3%A9') AS v, percent_encode('/a b', 'path') AS p").await?;
@@ -23,6 +24,13 @@
 //! # }
 //! ```
 
+use std::sync::Arc;
+
+use datafusion::common::Result;
+use datafusion::execution::FunctionRegistry;
+use datafusion::logical_expr::ScalarUDF;
+use datafusion::prelude::SessionContext;
+
 pub mod kernels;
 mod memory;
 pub mod spark;
@@ -31,4 +39,30 @@ mod udf;
 #[cfg(feature = "ballista")]
 pub mod ballista;
 
-pub use udf::{function_names, functions, register, register_in};
+pub use udf::functions;
+
+/// Registers every function on `ctx` (replacing functions of the same names, such as
+/// DataFusion's own Spark functions when those are registered).
+pub fn register(ctx: &SessionContext) {
+    for f in functions() {
+        ctx.register_udf(Arc::unwrap_or_clone(f));
+    }
+}
+
+/// Registers every function in any [`FunctionRegistry`] (a `SessionState`, Ballista's
+/// registries).
+///
+/// # Errors
+///
+/// What the registry reports.
+pub fn register_in(registry: &mut dyn FunctionRegistry) -> Result<()> {
+    for f in functions() {
+        registry.register_udf(f)?;
+    }
+    Ok(())
+}
+
+/// The names of the functions [`register`] adds.
+pub fn function_names() -> Vec<String> {
+    functions().iter().map(|f: &Arc<ScalarUDF>| f.name().to_string()).collect()
+}

@@ -29,9 +29,7 @@ use std::borrow::Cow;
 
 use pctenc::{DecodeErrorKind, Decoder, Encoder, Utf8Mode};
 
-use arrow::array::{Array, ArrayRef};
-
-use crate::kernels::{KernelError, OnError, Row, RowOp, apply, is_utf8, rows_are_utf8, span};
+use crate::kernels::{Row, RowOp, rows_are_utf8, span};
 
 /// Spark's message for a row that `url_decode` cannot decode (error class
 /// `CANNOT_DECODE_URL`, SQLSTATE 22546), as `SparkThrowable.getMessage` words it.
@@ -427,24 +425,4 @@ impl RowOp for UrlEncodeOp {
     fn output_is_utf8(&self) -> bool {
         true
     }
-}
-
-/// Spark's `url_encode`: `java.net.URLEncoder.encode(s, UTF_8)`, which is pctenc's `form`
-/// set (`A-Za-z0-9.-*_` kept, space as `+`, the rest as uppercase `%HH` of its UTF-8). A
-/// binary value is the string Spark casts it to ([`java_string`]: malformed UTF-8 as
-/// U+FFFD), so `X'FF'` gives `%EF%BF%BD`.
-pub fn url_encode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
-    apply(array, &UrlEncodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
-}
-
-/// Spark's `url_decode`: `java.net.URLDecoder.decode(s, UTF_8)` byte for byte, quirks
-/// included (see [`crate::spark`]; a binary value is the string Spark casts it to). A malformed escape fails the call with Spark's
-/// `CANNOT_DECODE_URL` message, the row and the offset of its `%`.
-pub fn url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
-    apply(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
-}
-
-/// Spark's `try_url_decode`: [`url_decode`] with null where it fails.
-pub fn try_url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
-    apply(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Null)
 }

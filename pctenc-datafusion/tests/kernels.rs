@@ -10,7 +10,7 @@ use arrow::array::{
 };
 use arrow::datatypes::DataType;
 use pctenc::{Decoder, Encoder, Set, Utf8Mode, sets};
-use pctenc_datafusion::{kernels, spark};
+use pctenc_datafusion::kernels;
 use proptest::prelude::*;
 
 const KINDS: [DataType; 6] = [
@@ -210,7 +210,7 @@ proptest! {
     #[test]
     fn arbitrary_binary_never_panics(rows in prop::collection::vec(prop::option::of(prop::collection::vec(any::<u8>(), 0..40)), 0..16), dec in decoder()) {
         let input = array(&DataType::Binary, &rows);
-        for result in [kernels::decode(input.as_ref(), &dec), spark::url_decode(input.as_ref())] {
+        for result in [kernels::decode(input.as_ref(), &dec), kernels::url_decode(input.as_ref())] {
             if let Err(e) = result {
                 let row = e.row().expect("a row");
                 let len = rows[row].as_ref().expect("a non-null row").len();
@@ -218,7 +218,7 @@ proptest! {
             }
         }
         kernels::try_decode(input.as_ref(), &dec).unwrap();
-        spark::try_url_decode(input.as_ref()).unwrap();
+        kernels::try_url_decode(input.as_ref()).unwrap();
         kernels::normalize(input.as_ref()).unwrap();
         kernels::validate(input.as_ref(), &Encoder::new(sets::COMPONENT)).unwrap();
     }
@@ -270,7 +270,7 @@ fn empty_arrays() {
         let input = array(kind, &[]);
         assert_eq!(kernels::encode(input.as_ref(), &Encoder::new(sets::FORM)).unwrap().len(), 0);
         assert_eq!(kernels::decode(input.as_ref(), &Decoder::new()).unwrap().len(), 0);
-        assert_eq!(spark::url_decode(input.as_ref()).unwrap().data_type(), kind);
+        assert_eq!(kernels::url_decode(input.as_ref()).unwrap().data_type(), kind);
         let sliced = array(kind, &[Some(b"a".to_vec())]).slice(1, 0);
         assert_eq!(kernels::normalize(sliced.as_ref()).unwrap().len(), 0);
     }
@@ -289,9 +289,9 @@ fn an_escape_never_spans_two_rows() {
         let got = kernels::decode(input.as_ref(), &Decoder::new().lenient(true)).unwrap();
         assert_eq!(rows_of(got.as_ref()), rows, "{kind}");
         // Spark: the same error, the row and the `%`'s offset; try_ gives null for both.
-        let err = spark::url_decode(input.as_ref()).unwrap_err();
+        let err = kernels::url_decode(input.as_ref()).unwrap_err();
         assert_eq!((err.row(), err.offset()), (Some(0), Some(1)), "{kind}");
-        let tried = spark::try_url_decode(input.as_ref()).unwrap();
+        let tried = kernels::try_url_decode(input.as_ref()).unwrap();
         assert_eq!(rows_of(tried.as_ref()), vec![None, Some(b"41".to_vec()), None, Some(b"1b".to_vec())]);
         // Re-quoting: a `%` that starts no escape in its row is `%25`, whatever follows.
         let enc = Encoder::new(sets::COMPONENT).keep_escapes(true);
@@ -328,7 +328,7 @@ fn nulls_and_kinds() {
     let rows = vec![None, Some(b"a b".to_vec()), None, Some(Vec::new())];
     for kind in &KINDS {
         let input = array(kind, &rows);
-        let got = spark::url_encode(input.as_ref()).unwrap();
+        let got = kernels::url_encode(input.as_ref()).unwrap();
         assert_eq!(got.data_type(), kind);
         assert_eq!(rows_of(got.as_ref()), vec![None, Some(b"a+b".to_vec()), None, Some(Vec::new())]);
         let valid: BooleanArray = kernels::validate(input.as_ref(), &Encoder::new(sets::FORM)).unwrap();
@@ -376,7 +376,7 @@ fn values_under_nulls() {
                 want.iter().map(|r| r.as_ref().map(|b| dec.decode(b).unwrap().into_owned())).collect();
             assert_eq!(rows_of(got.as_ref()), want, "{n} {dec:?}");
         }
-        let got = spark::url_decode(input.as_ref()).unwrap();
+        let got = kernels::url_decode(input.as_ref()).unwrap();
         assert_eq!(got.null_count(), input.null_count());
         let got = kernels::normalize(input.as_ref()).unwrap();
         assert_eq!(rows_of(got.as_ref()), want, "{n}");

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use arrow::array::{Array, ArrayRef, LargeStringArray, StringArray, StringViewArray};
 use arrow::datatypes::DataType;
 use datafusion::prelude::SessionContext;
-use pctenc_datafusion::{kernels, spark};
+use pctenc_datafusion::kernels;
 use serde_json::Value;
 
 struct Case {
@@ -48,7 +48,7 @@ fn url_encode_matches_java() {
     let cases = cases("encode");
     let rows: Vec<Option<&str>> = cases.iter().map(|c| Some(c.input.as_str())).collect();
     for input in string_arrays(&rows) {
-        let got = strings(spark::url_encode(input.as_ref()).unwrap().as_ref());
+        let got = strings(kernels::url_encode(input.as_ref()).unwrap().as_ref());
         for (case, got) in cases.iter().zip(got) {
             assert_eq!(got.as_deref(), case.output.as_deref(), "url_encode({:?})", case.input);
         }
@@ -63,14 +63,14 @@ fn url_decode_matches_java() {
     assert!(errors > 100 && errors < cases.len() - 100, "{errors} errors");
     for input in string_arrays(&rows) {
         // try_url_decode: the output, or null where Java throws.
-        let got = strings(spark::try_url_decode(input.as_ref()).unwrap().as_ref());
+        let got = strings(kernels::try_url_decode(input.as_ref()).unwrap().as_ref());
         for (case, got) in cases.iter().zip(got) {
             assert_eq!(got, case.output, "try_url_decode({:?})", case.input);
         }
         // url_decode, one row at a time: the output, or CANNOT_DECODE_URL.
         for (row, case) in cases.iter().enumerate() {
             let one = input.slice(row, 1);
-            match (spark::url_decode(one.as_ref()), &case.output) {
+            match (kernels::url_decode(one.as_ref()), &case.output) {
                 (Ok(got), Some(want)) => assert_eq!(strings(got.as_ref()), vec![Some(want.clone())]),
                 (Err(e), None) => {
                     assert!(e.message().starts_with("[CANNOT_DECODE_URL]"), "{e}");
@@ -107,15 +107,15 @@ fn url_decode_matches_java_across_parallel_chunks() {
     }
     let first_error = want.iter().position(Option::is_none).unwrap();
     for input in string_arrays(&rows) {
-        assert_eq!(strings(spark::try_url_decode(input.as_ref()).unwrap().as_ref()), want);
-        let err = spark::url_decode(input.as_ref()).unwrap_err();
+        assert_eq!(strings(kernels::try_url_decode(input.as_ref()).unwrap().as_ref()), want);
+        let err = kernels::url_decode(input.as_ref()).unwrap_err();
         assert_eq!(err.row(), Some(first_error), "{err}");
         // Without the failing rows, url_decode gives the same as try_url_decode.
         let ok: Vec<Option<&str>> =
             rows.iter().zip(&want).filter(|(_, w)| w.is_some()).map(|(r, _)| *r).collect();
         let ok_want: Vec<Option<String>> = want.iter().filter(|w| w.is_some()).cloned().collect();
         let input = &string_arrays(&ok)[0];
-        assert_eq!(strings(spark::url_decode(input.as_ref()).unwrap().as_ref()), ok_want);
+        assert_eq!(strings(kernels::url_decode(input.as_ref()).unwrap().as_ref()), ok_want);
     }
 }
 
@@ -123,9 +123,9 @@ fn url_decode_matches_java_across_parallel_chunks() {
 #[test]
 fn named_cases() {
     let encode =
-        |s: &str| strings(spark::url_encode(&StringArray::from(vec![s])).unwrap().as_ref())[0].clone();
+        |s: &str| strings(kernels::url_encode(&StringArray::from(vec![s])).unwrap().as_ref())[0].clone();
     let decode =
-        |s: &str| strings(spark::try_url_decode(&StringArray::from(vec![s])).unwrap().as_ref())[0].clone();
+        |s: &str| strings(kernels::try_url_decode(&StringArray::from(vec![s])).unwrap().as_ref())[0].clone();
     let some = |s: &str| Some(s.to_string());
     assert_eq!(encode("+"), some("%2B"));
     assert_eq!(encode("*"), some("*"));
@@ -154,7 +154,7 @@ fn named_cases() {
     // A supplementary character after `%` is two UTF-16 units: not hex, not incomplete.
     assert_eq!(decode("%😀"), None);
     // Nulls stay null.
-    let got = spark::url_decode(&StringArray::from(vec![None, Some("a+b")])).unwrap();
+    let got = kernels::url_decode(&StringArray::from(vec![None, Some("a+b")])).unwrap();
     assert_eq!(strings(got.as_ref()), vec![None, some("a b")]);
 }
 
@@ -223,12 +223,17 @@ fn binary_is_read_as_spark_casts_it() {
             let a = a.as_any().downcast_ref::<BinaryArray>().unwrap();
             a.iter().map(|v| v.map(<[u8]>::to_vec)).collect()
         };
-        let want_enc = text(spark::url_encode(as_string.as_ref()).unwrap().as_ref());
-        let want_dec = text(spark::try_url_decode(as_string.as_ref()).unwrap().as_ref());
+        let want_enc = text(kernels::url_encode(as_string.as_ref()).unwrap().as_ref());
+        let want_dec = text(kernels::try_url_decode(as_string.as_ref()).unwrap().as_ref());
         for b in &binaries {
-            assert_eq!(text(spark::url_encode(b.as_ref()).unwrap().as_ref()), want_enc, "{}", b.data_type());
             assert_eq!(
-                text(spark::try_url_decode(b.as_ref()).unwrap().as_ref()),
+                text(kernels::url_encode(b.as_ref()).unwrap().as_ref()),
+                want_enc,
+                "{}",
+                b.data_type()
+            );
+            assert_eq!(
+                text(kernels::try_url_decode(b.as_ref()).unwrap().as_ref()),
                 want_dec,
                 "{}",
                 b.data_type()
@@ -236,7 +241,7 @@ fn binary_is_read_as_spark_casts_it() {
         }
     }
     // The same prefix, the same result; a malformed byte is U+FFFD, encoded.
-    let got = spark::try_url_decode(&BinaryArray::from_vec(vec![b"%C3\xA9", b"%C3\xA9\xFF"])).unwrap();
+    let got = kernels::try_url_decode(&BinaryArray::from_vec(vec![b"%C3\xA9", b"%C3\xA9\xFF"])).unwrap();
     let got = text_of(got.as_ref());
     assert_eq!(
         got,
@@ -245,7 +250,7 @@ fn binary_is_read_as_spark_casts_it() {
             Some("\u{FFFD}\u{FFFD}\u{FFFD}".as_bytes().to_vec())
         ]
     );
-    let got = spark::url_encode(&BinaryArray::from_vec(vec![b"\xFF"])).unwrap();
+    let got = kernels::url_encode(&BinaryArray::from_vec(vec![b"\xFF"])).unwrap();
     assert_eq!(text_of(got.as_ref()), vec![Some(b"%EF%BF%BD".to_vec())]);
 }
 
