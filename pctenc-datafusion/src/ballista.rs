@@ -22,7 +22,7 @@ use datafusion::prelude::{SessionConfig, SessionContext};
 /// From registering the functions (none in practice).
 pub fn session_state(config: SessionConfig) -> Result<SessionState> {
     let mut state = SessionStateBuilder::new().with_config(config).with_default_features().build();
-    crate::register_in(&mut state)?;
+    crate::udf::register_in(&mut state)?;
     Ok(state)
 }
 
@@ -35,7 +35,7 @@ pub fn scheduler_session_builder() -> ballista_scheduler::scheduler_server::Sess
 /// DataFusion's defaults and pctenc's functions.
 pub fn executor_function_registry() -> Arc<BallistaFunctionRegistry> {
     let mut registry = BallistaFunctionRegistry::default();
-    for f in crate::functions() {
+    for f in crate::udf::functions() {
         registry.scalar_functions.insert(f.name().to_string(), f);
     }
     Arc::new(registry)
@@ -53,7 +53,7 @@ pub async fn standalone() -> Result<SessionContext> {
     let ctx = SessionContext::standalone_with_state(state).await?;
     // The client's state is rebuilt for Ballista with Ballista's list of functions: add
     // pctenc's again, for planning here.
-    crate::register(&ctx);
+    crate::udf::register(&ctx);
     Ok(ctx)
 }
 
@@ -66,6 +66,6 @@ pub async fn standalone() -> Result<SessionContext> {
 pub async fn remote(url: &str) -> Result<SessionContext> {
     let state = session_state(SessionConfig::new_with_ballista())?;
     let ctx = SessionContext::remote_with_state(url, state).await?;
-    crate::register(&ctx);
+    crate::udf::register(&ctx);
     Ok(ctx)
 }

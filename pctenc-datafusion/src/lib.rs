@@ -24,13 +24,6 @@
 //! # }
 //! ```
 
-use std::sync::Arc;
-
-use datafusion::common::Result;
-use datafusion::execution::FunctionRegistry;
-use datafusion::logical_expr::ScalarUDF;
-use datafusion::prelude::SessionContext;
-
 pub mod kernels;
 mod memory;
 pub mod spark;
@@ -39,30 +32,4 @@ mod udf;
 #[cfg(feature = "ballista")]
 pub mod ballista;
 
-pub use udf::functions;
-
-/// Registers every function on `ctx` (replacing functions of the same names, such as
-/// DataFusion's own Spark functions when those are registered).
-pub fn register(ctx: &SessionContext) {
-    for f in functions() {
-        ctx.register_udf(Arc::unwrap_or_clone(f));
-    }
-}
-
-/// Registers every function in any [`FunctionRegistry`] (a `SessionState`, Ballista's
-/// registries).
-///
-/// # Errors
-///
-/// What the registry reports.
-pub fn register_in(registry: &mut dyn FunctionRegistry) -> Result<()> {
-    for f in functions() {
-        registry.register_udf(f)?;
-    }
-    Ok(())
-}
-
-/// The names of the functions [`register`] adds.
-pub fn function_names() -> Vec<String> {
-    functions().iter().map(|f: &Arc<ScalarUDF>| f.name().to_string()).collect()
-}
+pub use udf::{function_names, functions, register, register_in};

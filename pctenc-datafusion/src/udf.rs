@@ -5,10 +5,12 @@ use std::sync::{Arc, LazyLock};
 use arrow::array::{Array, ArrayRef};
 use arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{DataFusionError, Result, ScalarValue, exec_err};
+use datafusion::execution::FunctionRegistry;
 use datafusion::logical_expr::{
     ColumnarValue, DocSection, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl,
     Signature, TypeSignature, Volatility,
 };
+use datafusion::prelude::SessionContext;
 use pctenc::{Decoder, Encoder, Set, Utf8Mode};
 
 use crate::kernels::{self, KernelError};
@@ -466,4 +468,30 @@ pub fn functions() -> Vec<Arc<ScalarUDF>> {
         Arc::new(ScalarUDF::from(PercentValidate { signature: signature(false, true) })),
         Arc::new(ScalarUDF::from(PercentNormalize { signature: signature(true, false) })),
     ]
+}
+
+/// Registers every function on `ctx` (replacing functions of the same names, such as
+/// DataFusion's own Spark functions when those are registered).
+pub fn register(ctx: &SessionContext) {
+    for f in functions() {
+        ctx.register_udf(Arc::unwrap_or_clone(f));
+    }
+}
+
+/// Registers every function in any [`FunctionRegistry`] (a `SessionState`, Ballista's
+/// registries).
+///
+/// # Errors
+///
+/// What the registry reports.
+pub fn register_in(registry: &mut dyn FunctionRegistry) -> Result<()> {
+    for f in functions() {
+        registry.register_udf(f)?;
+    }
+    Ok(())
+}
+
+/// The names of the functions [`register`] adds.
+pub fn function_names() -> Vec<String> {
+    functions().iter().map(|f: &Arc<ScalarUDF>| f.name().to_string()).collect()
 }

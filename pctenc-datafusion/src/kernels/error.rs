@@ -1,0 +1,72 @@
+//! The kernels' one error type: a failing row is named by its index and byte offset, so a
+//! query's message points at the value, and the type converts to and from Arrow's error.
+
+use std::fmt;
+
+use arrow::error::ArrowError;
+
+/// The error of a kernel: the row and byte offset of the element that failed, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelError {
+    row: Option<usize>,
+    offset: Option<usize>,
+    message: String,
+}
+
+impl KernelError {
+    pub(crate) fn at(row: usize, offset: usize, message: impl Into<String>) -> KernelError {
+        KernelError { row: Some(row), offset: Some(offset), message: message.into() }
+    }
+
+    pub(crate) fn in_row(row: usize, message: impl Into<String>) -> KernelError {
+        KernelError { row: Some(row), offset: None, message: message.into() }
+    }
+
+    /// The same error with its row renumbered by `f` (from a part of an array to the whole).
+    pub(crate) fn map_row(self, f: impl FnOnce(usize) -> usize) -> KernelError {
+        KernelError { row: self.row.map(f), ..self }
+    }
+
+    pub(crate) fn whole(message: impl Into<String>) -> KernelError {
+        KernelError { row: None, offset: None, message: message.into() }
+    }
+
+    /// The row (index in the array given, slice offset not counted) that failed, if one did.
+    pub fn row(&self) -> Option<usize> {
+        self.row
+    }
+
+    /// The byte offset in that row's value where the problem is.
+    pub fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+
+    /// What went wrong, without the row and offset.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.row, self.offset) {
+            (Some(row), Some(offset)) => write!(f, "row {row}, offset {offset}: {}", self.message),
+            (Some(row), None) => write!(f, "row {row}: {}", self.message),
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+impl From<ArrowError> for KernelError {
+    fn from(e: ArrowError) -> KernelError {
+        KernelError::whole(e.to_string())
+    }
+}
+
+impl From<KernelError> for ArrowError {
+    fn from(e: KernelError) -> ArrowError {
+        ArrowError::ComputeError(e.to_string())
+    }
+}

@@ -1,0 +1,156 @@
+//! Columnar kernels: pctenc's encoders and decoders over whole Arrow arrays.
+//!
+//! Every kernel takes any of the six byte-array kinds (`Utf8`, `LargeUtf8`, `Utf8View`,
+//! `Binary`, `LargeBinary`, `BinaryView`) and returns an array of the same kind (a
+//! [`BooleanArray`] for [`validate`]). Nulls stay null. An element that cannot be decoded
+//! fails the call with a [`KernelError`] naming its row and byte offset, or becomes null in
+//! the `try_` kernels.
+//!
+//! The output is written into one buffer, sized once for the whole array (exactly for plain
+//! encoding and pctenc's strict decoding), and the offsets are rebuilt: no allocation per row
+//! (a chunk of rows that outgrows its part of the buffer, through lossy replacements, gets a
+//! buffer of its own, gathered after). The output of `Utf8` and `LargeUtf8` is checked as
+//! UTF-8 once, in parallel, rather than again by Arrow. Rows never interact: an escape or a UTF-8 sequence
+//! never spans two rows (a `%` at the end of a row is truncated there, whatever the next row
+//! holds). Where that changes nothing, a whole chunk of values is transformed in one call:
+//! plain encoding (no re-quoting, no IRI set) treats each byte on its own, so it measures the
+//! rows (a count of their escapes) and encodes the values; strict decoding decodes the values
+//! when no `%` sits in a row's last two bytes and each row's output starts at a character
+//! boundary, and goes row by row otherwise (or when a row fails, to name it). Above
+//! [`PAR_THRESHOLD`] bytes of values the rows are cut into chunks of about equal size that
+//! run on the rayon pool.
+//!
+//! ```
+//! use arrow::array::{Array, StringArray};
+//! use pctenc::{sets, Decoder, Encoder};
+//! use pctenc_datafusion::kernels;
+//!
+//! let paths = StringArray::from(vec![Some("/a b"), None, Some("/café")]);
+//! let encoded = kernels::encode(&paths, &Encoder::new(sets::COMPONENT)).unwrap();
+//! let encoded = encoded.as_any().downcast_ref::<StringArray>().unwrap();
+//! assert_eq!(encoded.value(0), "%2Fa%20b");
+//! assert!(encoded.is_null(1));
+//! assert_eq!(encoded.value(2), "%2Fcaf%C3%A9");
+//!
+//! let bad = StringArray::from(vec!["ok", "100%"]);
+//! let err = kernels::decode(&bad, &Decoder::new()).unwrap_err();
+//! assert_eq!((err.row(), err.offset()), (Some(1), Some(3)));
+//! let nulls = kernels::try_decode(&bad, &Decoder::new()).unwrap();
+//! assert!(nulls.is_valid(0) && nulls.is_null(1));
+//! ```
+
+mod arrays;
+mod decode;
+mod encode;
+mod error;
+mod normalize;
+mod row;
+mod schedule;
+mod spark_ops;
+mod utf8;
+
+use arrow::array::{
+    Array, ArrayRef, BinaryViewArray, BooleanArray, GenericBinaryArray, GenericStringArray, StringViewArray,
+};
+use arrow::datatypes::DataType;
+use pctenc::{Decoder, Encoder};
+use rayon::prelude::*;
+
+use self::arrays::apply;
+use self::decode::{DecodeOp, decoder_for};
+use self::encode::encode_op;
+pub use self::error::KernelError;
+use self::normalize::NormalizeOp;
+use self::row::OnError;
+pub use self::schedule::PAR_THRESHOLD;
+use self::spark_ops::{UrlDecodeOp, UrlEncodeOp};
+use self::utf8::is_utf8;
+
+/// Encodes every element with `enc`. Encoding never fails on the content; the error is for
+/// an output too large for the array kind's offsets, or an input that is not one of the six
+/// kinds.
+///
+/// ```
+/// use arrow::array::{Array, BinaryArray};
+/// use pctenc::{sets, Encoder};
+///
+/// let raw = BinaryArray::from_vec(vec![b"a\xFF", b"+"]);
+/// let out = pctenc_datafusion::kernels::encode(&raw, &Encoder::new(sets::FORM)).unwrap();
+/// let out = out.as_any().downcast_ref::<BinaryArray>().unwrap();
+/// assert_eq!((out.value(0), out.value(1)), (&b"a%FF"[..], &b"%2B"[..]));
+/// ```
+pub fn encode(array: &dyn Array, enc: &Encoder) -> Result<ArrayRef, KernelError> {
+    apply(array, &encode_op(enc), OnError::Fail)
+}
+
+/// Decodes every element with `dec`. For the string kinds the output must be UTF-8: a
+/// decoder in [`Utf8Mode::Bytes`] works as in [`Utf8Mode::Strict`] there (use a binary kind
+/// for raw bytes, or [`Utf8Mode::Lossy`]).
+///
+/// # Errors
+///
+/// The first element that does not decode, by row and byte offset (the decoder's
+/// [`DecodeError`](pctenc::DecodeError)); an input that is not one of the six kinds.
+pub fn decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelError> {
+    apply(array, &DecodeOp { dec: decoder_for(array.data_type(), dec) }, OnError::Fail)
+}
+
+/// [`decode`], with null for each element that does not decode.
+pub fn try_decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelError> {
+    apply(array, &DecodeOp { dec: decoder_for(array.data_type(), dec) }, OnError::Null)
+}
+
+/// [`pctenc::normalize`] on every element: hex digits uppercased, escapes of unreserved
+/// bytes decoded. Never fails on the content (the output of UTF-8 is UTF-8).
+pub fn normalize(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    apply(array, &NormalizeOp, OnError::Fail)
+}
+
+/// Whether each element is a correct encoding for `enc`'s set ([`Encoder::validate`]); null
+/// stays null.
+pub fn validate(array: &dyn Array, enc: &Encoder) -> Result<BooleanArray, KernelError> {
+    macro_rules! each {
+        ($arr:ty) => {{
+            let a = array.as_any().downcast_ref::<$arr>().expect("kind checked");
+            let check = |i: usize| {
+                let v: &[u8] = a.value(i).as_ref();
+                enc.validate(v).is_ok()
+            };
+            let bits: Vec<bool> = if a.len() >= 4096 && a.get_buffer_memory_size() >= PAR_THRESHOLD {
+                (0..a.len()).into_par_iter().map(check).collect()
+            } else {
+                (0..a.len()).map(check).collect()
+            };
+            Ok(BooleanArray::new(bits.into(), a.nulls().cloned()))
+        }};
+    }
+    match array.data_type() {
+        DataType::Utf8 => each!(GenericStringArray<i32>),
+        DataType::LargeUtf8 => each!(GenericStringArray<i64>),
+        DataType::Binary => each!(GenericBinaryArray<i32>),
+        DataType::LargeBinary => each!(GenericBinaryArray<i64>),
+        DataType::Utf8View => each!(StringViewArray),
+        DataType::BinaryView => each!(BinaryViewArray),
+        other => Err(KernelError::whole(format!("expected a string or binary array, got {other}"))),
+    }
+}
+
+/// Spark's `url_encode`: `java.net.URLEncoder.encode(s, UTF_8)`, which is pctenc's `form`
+/// set (`A-Za-z0-9.-*_` kept, space as `+`, the rest as uppercase `%HH` of its UTF-8). A
+/// binary value is the string Spark casts it to ([`crate::spark::java_string`]: malformed UTF-8 as
+/// U+FFFD), so `X'FF'` gives `%EF%BF%BD`.
+pub fn url_encode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    apply(array, &UrlEncodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
+}
+
+/// Spark's `url_decode`: `java.net.URLDecoder.decode(s, UTF_8)` byte for byte, quirks
+/// included (see [`crate::spark`]; a binary value is the string Spark casts it to). A malformed escape fails the call with Spark's
+/// `CANNOT_DECODE_URL` message, the row and the offset of its `%`.
+pub fn url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    apply(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
+}
+
+/// Spark's `try_url_decode`: [`url_decode`] with null where it fails.
+pub fn try_url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
+    apply(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Null)
+}
