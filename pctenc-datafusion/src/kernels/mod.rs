@@ -84,8 +84,9 @@ pub fn encode(array: &dyn Array, enc: &Encoder) -> Result<ArrayRef, KernelError>
 }
 
 /// Decodes every element with `dec`. For the string kinds the output must be UTF-8: a
-/// decoder in [`Utf8Mode::Bytes`] works as in [`Utf8Mode::Strict`] there (use a binary kind
-/// for raw bytes, or [`Utf8Mode::Lossy`]).
+/// decoder in [`Utf8Mode::Bytes`](pctenc::Utf8Mode::Bytes) works as in
+/// [`Utf8Mode::Strict`](pctenc::Utf8Mode::Strict) there (use a binary kind for raw bytes, or
+/// [`Utf8Mode::Lossy`](pctenc::Utf8Mode::Lossy)).
 ///
 /// # Errors
 ///
