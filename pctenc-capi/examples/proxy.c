@@ -132,12 +132,12 @@ static void handle(const char *uri, size_t uri_len) {
 
 #define REQUEST(lit) handle(lit, sizeof lit - 1)
 
-/* A request body in pieces, as the network delivers it, decoded through a 16-byte buffer
- * (an output chain of fixed-size buffers, in nginx). */
+/* A request body in pieces, as the network delivers it, decoded through a fixed buffer of
+ * PCTENC_STREAM_MIN_CAPACITY bytes (an output chain of fixed-size buffers, in nginx). */
 static void body(const char *const *pieces, size_t n) {
     pctenc_decode_stream *stream;
     pctenc_error err;
-    uint8_t out[16];
+    uint8_t out[PCTENC_STREAM_MIN_CAPACITY]; /* always takes one more byte */
     size_t consumed, written;
     printf("body");
     for (size_t i = 0; i < n; i++) printf(" | %s", pieces[i]);

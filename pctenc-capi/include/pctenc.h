@@ -147,6 +147,15 @@
 #define PCTENC_SET_BYTES 32
 
 /**
+ * An output buffer of this many bytes always takes at least one more input byte, whatever
+ * the stream holds back: a fixed-size buffer this large (or larger) never gets stuck. The
+ * most one byte and the held-back bytes give: 3 x (1 + 3) = 12 encoding; decoding, 3 for
+ * the byte, up to 11 for a `%u` pair's start and 9 for the escapes of a UTF-8 sequence cut
+ * short, 3 for its replacement when lossy: 26; rounded up.
+ */
+#define PCTENC_STREAM_MIN_CAPACITY 32
+
+/**
  * What a function did. Every function that can fail returns one, and stores the same value
  * in `pctenc_error.status` when it is given an error struct.
  */
@@ -764,7 +773,8 @@ size_t pctenc_encode_stream_max_output(const struct pctenc_encode_stream *stream
  * Writes: `dst[0..*written)`; `*consumed` and `*written` (both 0 on failure); `*err` when not
  * NULL.
  * Returns `PCTENC_OK`; `PCTENC_BUFFER_TOO_SMALL` when `len > 0` and not one byte fits
- * (nothing consumed; `pctenc_encode_stream_max_output(stream, 1)` bytes are always enough);
+ * (nothing consumed; `pctenc_encode_stream_max_output(stream, 1)` bytes are enough, and
+ * `PCTENC_STREAM_MIN_CAPACITY` (32) bytes always are);
  * `PCTENC_BAD_ARGUMENT` (NULL `stream`, `consumed` or `written`, a NULL buffer with a
  * length, overlapping buffers). Encoding never fails on input.
  * One thread at a time per stream.
@@ -837,8 +847,9 @@ enum pctenc_status pctenc_decode_stream_new(const struct pctenc_decoder *dec,
 
 /**
  * The most bytes `pctenc_decode_stream_update` writes for `len` more input bytes, or, with
- * `len` 0, the room `pctenc_decode_stream_finish` needs: one byte for each input byte and
- * each byte held back (three with `PCTENC_DECODE_UTF8_LOSSY`, as `pctenc_decoded_len_max`).
+ * `len` 0, the room `pctenc_decode_stream_finish` needs: one byte for each input byte
+ * (three with `PCTENC_DECODE_UTF8_LOSSY`, as `pctenc_decoded_len_max`) and one for each byte
+ * held back (escapes, which never give more than they are).
  *
  * Returns the size, `SIZE_MAX` when it does not fit in a `size_t`, or for a NULL `stream`.
  *
@@ -865,7 +876,8 @@ size_t pctenc_decode_stream_max_output(const struct pctenc_decode_stream *stream
  * Returns `PCTENC_OK`; `PCTENC_INVALID_INPUT` (kind and stream offset in `*err`; the stream
  * is then over, and every later call returns the same error); `PCTENC_BUFFER_TOO_SMALL` when
  * `len > 0` and not one byte fits (nothing consumed;
- * `pctenc_decode_stream_max_output(stream, 1)` bytes are always enough);
+ * `pctenc_decode_stream_max_output(stream, 1)` bytes are enough, and
+ * `PCTENC_STREAM_MIN_CAPACITY` (32) bytes always are);
  * `PCTENC_BAD_ARGUMENT` (NULL `stream`, `consumed` or `written`, a NULL buffer with a length,
  * overlapping buffers).
  * One thread at a time per stream.

@@ -19,12 +19,19 @@ use crate::encoder::pctenc_encoder;
 use crate::error::{Failure, Outcome, pctenc_error, pctenc_status, run};
 use crate::ffi::{handle, input, new_handle, output, overlap, store};
 
+/// An output buffer of this many bytes always takes at least one more input byte, whatever
+/// the stream holds back: a fixed-size buffer this large (or larger) never gets stuck. The
+/// most one byte and the held-back bytes give: 3 x (1 + 3) = 12 encoding; decoding, 3 for
+/// the byte, up to 11 for a `%u` pair's start and 9 for the escapes of a UTF-8 sequence cut
+/// short, 3 for its replacement when lossy: 26; rounded up.
+pub const PCTENC_STREAM_MIN_CAPACITY: usize = 32;
+
 /// The most input fed to the core's stream at once: the handle's buffer holds its output.
 const CHUNK: usize = 4096;
 
-/// The most input bytes a stream holds back between calls: three for an encoder (a UTF-8
-/// sequence, or `%` and a digit of an escape), eleven for a decoder (`%uD83D%uDE0`).
-const HELD_MAX: usize = 11;
+/// Room, besides `CHUNK` input bytes' worth, for what the held-back bytes give (at most 12
+/// encoding, 23 decoding): the buffer is reserved once, so that feeding never grows it.
+const HELD_OUTPUT_MAX: usize = 64;
 
 /// An encoding stream: an encoder's rules, and the at most three input bytes at the end of the
 /// last piece whose encoding the next piece may change. Built by `pctenc_encode_stream_new`,
@@ -47,8 +54,8 @@ pub struct pctenc_decode_stream {
 trait Piecewise {
     /// The most output bytes one input byte gives.
     fn factor(&self) -> usize;
-    /// The input bytes fed whose output is held back.
-    fn held_back(&self) -> usize;
+    /// The most output bytes what is held back can still give.
+    fn held_output(&self) -> usize;
     fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> Outcome;
     fn finish(&mut self, out: &mut Vec<u8>) -> Outcome;
 }
@@ -58,8 +65,9 @@ impl Piecewise for StreamEncoder {
         3
     }
 
-    fn held_back(&self) -> usize {
-        StreamEncoder::held_back(self)
+    fn held_output(&self) -> usize {
+        // Each held byte (a UTF-8 sequence cut short, or `%` and a digit) may become `%HH`.
+        3 * StreamEncoder::held_back(self)
     }
 
     fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> Outcome {
@@ -80,8 +88,14 @@ impl Piecewise for StreamDecoder {
         if self.decoder().utf8_value() == Utf8Mode::Lossy { 3 } else { 1 }
     }
 
-    fn held_back(&self) -> usize {
-        StreamDecoder::held_back(self)
+    fn held_output(&self) -> usize {
+        // What a decoder holds back is escapes (a `%` and a digit, a `%u` pair's start) and a
+        // UTF-8 sequence cut short: escapes give no more bytes than they are; the sequence,
+        // in lossy mode, one replacement character (3 bytes) however it ends, which may be
+        // more than its bytes when they came raw. Charging every held byte at three, as raw
+        // input, would make a small fixed buffer unable to take another byte.
+        let (held, lossy) = (StreamDecoder::held_back(self), self.decoder().utf8_value() == Utf8Mode::Lossy);
+        held + if lossy && held > 0 { 3 } else { 0 }
     }
 
     fn feed(&mut self, input: &[u8], out: &mut Vec<u8>) -> Outcome {
@@ -95,14 +109,14 @@ impl Piecewise for StreamDecoder {
 
 /// The most bytes the next `update` with `len` input bytes (or `finish`, with 0) writes.
 fn max_output(stream: &impl Piecewise, len: usize) -> usize {
-    stream.factor().saturating_mul(stream.held_back().saturating_add(len))
+    stream.factor().saturating_mul(len).saturating_add(stream.held_output())
 }
 
 /// A buffer for the output of `CHUNK` input bytes and all a stream may hold back, allocated
 /// now so that no later call allocates.
 fn buffer(factor: usize) -> Result<Vec<u8>, Failure> {
     let mut buffer = Vec::new();
-    buffer.try_reserve_exact(factor * (CHUNK + HELD_MAX)).map_err(|_| Failure::out_of_memory(0))?;
+    buffer.try_reserve_exact(factor * CHUNK + HELD_OUTPUT_MAX).map_err(|_| Failure::out_of_memory(0))?;
     Ok(buffer)
 }
 
@@ -127,7 +141,7 @@ fn update(
     let (mut consumed, mut written) = (0, 0);
     while consumed < src.len() {
         let room = dst.len() - written;
-        let fits = (room / stream.factor()).saturating_sub(stream.held_back());
+        let fits = room.saturating_sub(stream.held_output()) / stream.factor();
         let n = (src.len() - consumed).min(fits).min(CHUNK);
         if n == 0 {
             break;
@@ -316,7 +330,8 @@ pub unsafe extern "C" fn pctenc_encode_stream_max_output(
 /// Writes: `dst[0..*written)`; `*consumed` and `*written` (both 0 on failure); `*err` when not
 /// NULL.
 /// Returns `PCTENC_OK`; `PCTENC_BUFFER_TOO_SMALL` when `len > 0` and not one byte fits
-/// (nothing consumed; `pctenc_encode_stream_max_output(stream, 1)` bytes are always enough);
+/// (nothing consumed; `pctenc_encode_stream_max_output(stream, 1)` bytes are enough, and
+/// `PCTENC_STREAM_MIN_CAPACITY` (32) bytes always are);
 /// `PCTENC_BAD_ARGUMENT` (NULL `stream`, `consumed` or `written`, a NULL buffer with a
 /// length, overlapping buffers). Encoding never fails on input.
 /// One thread at a time per stream.
@@ -415,8 +430,9 @@ pub unsafe extern "C" fn pctenc_decode_stream_new(
 }
 
 /// The most bytes `pctenc_decode_stream_update` writes for `len` more input bytes, or, with
-/// `len` 0, the room `pctenc_decode_stream_finish` needs: one byte for each input byte and
-/// each byte held back (three with `PCTENC_DECODE_UTF8_LOSSY`, as `pctenc_decoded_len_max`).
+/// `len` 0, the room `pctenc_decode_stream_finish` needs: one byte for each input byte
+/// (three with `PCTENC_DECODE_UTF8_LOSSY`, as `pctenc_decoded_len_max`) and one for each byte
+/// held back (escapes, which never give more than they are).
 ///
 /// Returns the size, `SIZE_MAX` when it does not fit in a `size_t`, or for a NULL `stream`.
 ///
@@ -450,7 +466,8 @@ pub unsafe extern "C" fn pctenc_decode_stream_max_output(
 /// Returns `PCTENC_OK`; `PCTENC_INVALID_INPUT` (kind and stream offset in `*err`; the stream
 /// is then over, and every later call returns the same error); `PCTENC_BUFFER_TOO_SMALL` when
 /// `len > 0` and not one byte fits (nothing consumed;
-/// `pctenc_decode_stream_max_output(stream, 1)` bytes are always enough);
+/// `pctenc_decode_stream_max_output(stream, 1)` bytes are enough, and
+/// `PCTENC_STREAM_MIN_CAPACITY` (32) bytes always are);
 /// `PCTENC_BAD_ARGUMENT` (NULL `stream`, `consumed` or `written`, a NULL buffer with a length,
 /// overlapping buffers).
 /// One thread at a time per stream.

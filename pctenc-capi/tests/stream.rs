@@ -125,6 +125,8 @@ fn drive<S>(
                     }
                     pctenc_status::PCTENC_BUFFER_TOO_SMALL => {
                         prop_assert!(!rest.is_empty() && cap < bound_one, "too small with room for a byte");
+                        // One fixed capacity: refused once, refused for ever.
+                        prop_assert!(caps.len() > 1, "stuck: {} bytes of room take no byte", cap);
                         prop_assert_eq!((consumed, written), (0, 0));
                     }
                     pctenc_status::PCTENC_INVALID_INPUT => {
@@ -291,6 +293,58 @@ proptest! {
         }
         // SAFETY: a live decoder, freed once.
         unsafe { pctenc_decoder_free(dec) };
+    }
+}
+
+/// A fixed output buffer of `PCTENC_STREAM_MIN_CAPACITY` bytes always takes another byte:
+/// every cut of inputs that hold back the most (`%u` pairs in lossy lenient decoding, IRI and
+/// re-quoting tails when encoding) goes through with no call refused for room.
+#[test]
+fn a_minimal_fixed_buffer_never_gets_stuck() {
+    let cap = [PCTENC_STREAM_MIN_CAPACITY];
+    let inputs: [&[u8]; 4] =
+        [b"%uD83D%uDE00%uD83D%uDE0", b"x%uD83D%uDE0%F0%9F%98%ff\xff", b"caf\xc3\xa9%4", b"%E2%82%AC%4"];
+    for flags in [
+        PCTENC_DECODE_LEGACY_U | PCTENC_DECODE_UTF8_LOSSY | PCTENC_DECODE_LENIENT,
+        PCTENC_DECODE_LEGACY_U | PCTENC_DECODE_LENIENT,
+        PCTENC_DECODE_UTF8_LOSSY | PCTENC_DECODE_LENIENT,
+    ] {
+        let mut dec = ptr::null_mut();
+        // SAFETY: no kept set, a valid out pointer.
+        let st = unsafe { pctenc_decoder_new(flags, ptr::null(), &mut dec, ptr::null_mut()) };
+        assert_eq!(st, pctenc_status::PCTENC_OK);
+        for input in inputs {
+            let want = decode_whole(dec, input);
+            for cut in 0..=input.len() {
+                let mut stream = ptr::null_mut();
+                // SAFETY: a live decoder.
+                let st = unsafe { pctenc_decode_stream_new(dec, &mut stream, ptr::null_mut()) };
+                assert_eq!(st, pctenc_status::PCTENC_OK);
+                let got = drive(&DECODE, stream, &pieces(input, &[cut]), &cap).unwrap();
+                assert_eq!(got, want, "flags {flags:#x}, cut {cut}");
+            }
+        }
+        // SAFETY: a live decoder, freed once.
+        unsafe { pctenc_decoder_free(dec) };
+    }
+    for (name, flags) in [("path", PCTENC_ENCODE_IRI), ("component", PCTENC_ENCODE_KEEP_ESCAPES)] {
+        let mut enc = ptr::null_mut();
+        // SAFETY: a valid name and out pointer.
+        let st =
+            unsafe { pctenc_encoder_new(name.as_ptr().cast(), name.len(), flags, &mut enc, ptr::null_mut()) };
+        assert_eq!(st, pctenc_status::PCTENC_OK);
+        for input in inputs {
+            let want = encode_whole(enc, input);
+            for cut in 0..=input.len() {
+                let mut stream = ptr::null_mut();
+                // SAFETY: a live encoder.
+                let st = unsafe { pctenc_encode_stream_new(enc, &mut stream, ptr::null_mut()) };
+                assert_eq!(st, pctenc_status::PCTENC_OK);
+                assert_eq!(drive(&ENCODE, stream, &pieces(input, &[cut]), &cap).unwrap(), Ok(want.clone()));
+            }
+        }
+        // SAFETY: a live encoder, freed once.
+        unsafe { pctenc_encoder_free(enc) };
     }
 }
 
