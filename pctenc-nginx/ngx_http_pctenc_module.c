@@ -65,10 +65,6 @@ typedef struct {
     ngx_http_pctenc_step_t *step;
 } ngx_http_pctenc_code_t;
 
-/* A request's last error, for $pctenc_error. */
-typedef struct {
-    ngx_str_t error;
-} ngx_http_pctenc_ctx_t;
 
 static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 static char *ngx_http_pctenc_on_error(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
@@ -127,32 +123,36 @@ static uintptr_t ngx_http_pctenc_exit_code = 0;
 
 static ngx_str_t ngx_http_pctenc_error_name = ngx_string("pctenc_error");
 
+/* $pctenc_error's index in r->variables: the error is kept there, which an internal redirect
+ * (error_page 400 ...) keeps, where it clears the modules' request contexts. */
+static ngx_int_t ngx_http_pctenc_error_index = NGX_ERROR;
+
 /* ---------------------------------------------------------------------------------------
  * Running a step. */
 
-/* Records `message at offset N` as the request's error, and logs it with the variable's
- * name. */
+/* Records `message at offset N` as the request's error ($pctenc_error), and logs it with the
+ * variable's name. */
 static void ngx_http_pctenc_fail(ngx_http_request_t *r, ngx_http_pctenc_step_t *step, const pctenc_error *err) {
-    ngx_http_pctenc_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_pctenc_module);
     const char *what = err->status == PCTENC_INVALID_INPUT ? pctenc_error_kind_str(err->kind)
                                                            : pctenc_status_str(err->status);
-    if (ctx == NULL) {
-        ctx = ngx_pcalloc(r->pool, sizeof(ngx_http_pctenc_ctx_t));
-        if (ctx != NULL) ngx_http_set_ctx(r, ctx, ngx_http_pctenc_module);
-    }
-    if (ctx != NULL) {
-        size_t cap = ngx_strlen(what) + sizeof(" (0xHH) at offset ") - 1 + NGX_SIZE_T_LEN;
-        u_char *p = ngx_pnalloc(r->pool, cap), *end;
-        if (p != NULL) {
-            ctx->error.data = p;
-            end = err->kind == PCTENC_KIND_FORBIDDEN_BYTE
-                      ? ngx_snprintf(p, cap, "%s (0x%02Xd) at offset %uz", what, (int)err->byte, err->offset)
-                      : ngx_snprintf(p, cap, "%s at offset %uz", what, err->offset);
-            ctx->error.len = end - p;
+    size_t cap = ngx_strlen(what) + sizeof(" (0xHH) at offset ") - 1 + NGX_SIZE_T_LEN;
+    u_char *p = ngx_pnalloc(r->pool, cap), *end = p;
+    if (p != NULL) {
+        end = err->kind == PCTENC_KIND_FORBIDDEN_BYTE
+                  ? ngx_snprintf(p, cap, "%s (0x%02Xd) at offset %uz", what, (int)err->byte, err->offset)
+                  : ngx_snprintf(p, cap, "%s at offset %uz", what, err->offset);
+        if (ngx_http_pctenc_error_index != NGX_ERROR) {
+            ngx_http_variable_value_t *v = &r->variables[ngx_http_pctenc_error_index];
+            v->data = p;
+            v->len = end - p;
+            v->valid = 1;
+            v->no_cacheable = 0;
+            v->not_found = 0;
+            v->escape = 0;
         }
     }
-    ngx_log_error(NGX_LOG_INFO, r->connection->log, 0, "pctenc_decode %V: %s at offset %uz", &step->variable, what,
-                  err->offset);
+    ngx_log_error(NGX_LOG_INFO, r->connection->log, 0, "pctenc_decode %V: %*s", &step->variable, (size_t)(end - p),
+                  p);
 }
 
 /* Runs `step` on `src` into `out` (from the request's pool). NGX_OK; NGX_DECLINED for a
@@ -248,6 +248,8 @@ static void ngx_http_pctenc_code(ngx_http_script_engine_t *e) {
         }
     }
     if (rc != NGX_OK) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0, "pctenc %V: no memory, or VALUE could not be evaluated",
+                      &step->variable);
         e->ip = (u_char *)&ngx_http_pctenc_exit_code;
         e->status = NGX_HTTP_INTERNAL_SERVER_ERROR;
         return;
@@ -265,35 +267,32 @@ static void ngx_http_pctenc_code(ngx_http_script_engine_t *e) {
 /* ---------------------------------------------------------------------------------------
  * Variables. */
 
-/* $dst before any pctenc_* directive set it in this request: not found (as `set` does). */
+/* $dst before any pctenc_* directive set it in this request: not found, so that it reads
+ * as empty (`set` gives an empty value and logs a warning about an uninitialized variable). */
 static ngx_int_t ngx_http_pctenc_unset_variable(ngx_http_request_t *r, ngx_http_variable_value_t *v, uintptr_t data) {
     (void)r, (void)data;
     v->not_found = 1;
     return NGX_OK;
 }
 
+/* $pctenc_error before any error: empty. An error writes the variable's slot itself. */
 static ngx_int_t ngx_http_pctenc_error_variable(ngx_http_request_t *r, ngx_http_variable_value_t *v, uintptr_t data) {
-    ngx_http_pctenc_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_pctenc_module);
-    (void)data;
+    (void)r, (void)data;
     v->valid = 1;
-    v->no_cacheable = 1;
+    v->no_cacheable = 0;
     v->not_found = 0;
     v->escape = 0;
-    if (ctx == NULL) {
-        v->len = 0;
-        v->data = (u_char *)"";
-    } else {
-        v->len = ctx->error.len;
-        v->data = ctx->error.data;
-    }
+    v->len = 0;
+    v->data = (u_char *)"";
     return NGX_OK;
 }
 
 static ngx_int_t ngx_http_pctenc_add_variables(ngx_conf_t *cf) {
-    ngx_http_variable_t *v = ngx_http_add_variable(cf, &ngx_http_pctenc_error_name, NGX_HTTP_VAR_NOCACHEABLE);
+    ngx_http_variable_t *v = ngx_http_add_variable(cf, &ngx_http_pctenc_error_name, 0);
     if (v == NULL) return NGX_ERROR;
     v->get_handler = ngx_http_pctenc_error_variable;
-    return NGX_OK;
+    ngx_http_pctenc_error_index = ngx_http_get_variable_index(cf, &ngx_http_pctenc_error_name);
+    return ngx_http_pctenc_error_index == NGX_ERROR ? NGX_ERROR : NGX_OK;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -389,6 +388,7 @@ static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void 
     ngx_http_pctenc_rewrite_loc_conf_t *rlcf;
     ngx_http_pctenc_code_t *code;
     ngx_http_script_var_code_t *vcode;
+    ngx_http_script_var_handler_code_t *vhcode;
     ngx_pool_cleanup_t *cln;
     pctenc_error err;
     uint32_t flags = 0;
@@ -478,7 +478,17 @@ static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void 
     if (v == NULL) return NGX_CONF_ERROR;
     index = ngx_http_get_variable_index(cf, &name);
     if (index == NGX_ERROR) return NGX_CONF_ERROR;
-    if (v->get_handler == NULL) {
+    /* Variables with a prefix ($arg_q, $http_x, $cookie_c, ...) get their handler when nginx
+     * resolves them, after the configuration is read, and are shared by the whole http block:
+     * giving one ours would hide the request's own (as `set` knows). */
+    if (v->get_handler == NULL && ngx_strncasecmp(name.data, (u_char *)"http_", 5) != 0 &&
+        ngx_strncasecmp(name.data, (u_char *)"sent_http_", 10) != 0 &&
+        ngx_strncasecmp(name.data, (u_char *)"sent_trailer_", 13) != 0 &&
+        ngx_strncasecmp(name.data, (u_char *)"upstream_http_", 14) != 0 &&
+        ngx_strncasecmp(name.data, (u_char *)"upstream_trailer_", 17) != 0 &&
+        ngx_strncasecmp(name.data, (u_char *)"cookie_", 7) != 0 &&
+        ngx_strncasecmp(name.data, (u_char *)"upstream_cookie_", 16) != 0 &&
+        ngx_strncasecmp(name.data, (u_char *)"arg_", 4) != 0) {
         v->get_handler = ngx_http_pctenc_unset_variable;
         v->data = (uintptr_t)index;
     }
@@ -488,6 +498,16 @@ static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void 
     if (code == NULL) return NGX_CONF_ERROR;
     code->code = ngx_http_pctenc_code;
     code->step = step;
+    /* A variable with a handler of its own ($args, $limit_rate) is set through it, as `set`
+     * does: r->args, not only the variable's slot. */
+    if (v->set_handler != NULL) {
+        vhcode = ngx_http_script_start_code(cf->pool, &rlcf->codes, sizeof(ngx_http_script_var_handler_code_t));
+        if (vhcode == NULL) return NGX_CONF_ERROR;
+        vhcode->code = ngx_http_script_var_set_handler_code;
+        vhcode->handler = v->set_handler;
+        vhcode->data = v->data;
+        return NGX_CONF_OK;
+    }
     vcode = ngx_http_script_start_code(cf->pool, &rlcf->codes, sizeof(ngx_http_script_var_code_t));
     if (vcode == NULL) return NGX_CONF_ERROR;
     vcode->code = ngx_http_script_set_var_code;

@@ -108,6 +108,14 @@ def locations():
     out.append("location = /order { set $a \"a b\"; pctenc_encode $b component $a; set $a \"$b/c\"; "
                "pctenc_encode $c component $a; if ($c ~ %2520) { return 200 \"if:$c\"; } return 200 $c; }")
     out.append("location = /server { return 200 $srv; }")
+    # A prefixed variable as $dst: the request's own value everywhere else stays.
+    out.append("location = /argself { pctenc_decode $arg_q lenient $arg_q; return 200 \"[$arg_q]\"; }")
+    out.append("location = /argother { return 200 \"[$arg_q]\"; }")
+    # A variable with a set handler: $args itself changes, as with `set`.
+    out.append("location = /setargs { pctenc_encode $args component \"a b&c\"; return 200 \"[$args][$query_string]\"; }")
+    # $pctenc_error through error_page's internal redirect.
+    out.append("location = /errpage { error_page 400 = /showerr; pctenc_decode $d strict $arg_q; return 200 ok; }")
+    out.append("location = /showerr { return 200 \"err=[$pctenc_error]\"; }")
     return out
 
 
@@ -336,6 +344,20 @@ class Module(unittest.TestCase):
         self.assertEqual(get(self.conn, "/before")[:2], (200, b"[]"))
         self.assertEqual(get(self.conn, "/order")[:2], (200, b"if:a%2520b%2Fc"))
         self.assertEqual(get(self.conn, "/server")[:2], (200, b"/server%20level/"))
+
+    def test_variables_nginx_resolves_itself(self):
+        """A prefixed variable as $dst keeps the request's value elsewhere; $args is set
+        through its handler; $pctenc_error survives error_page's internal redirect."""
+        def fetch(path):
+            self.conn.request("GET", path)
+            r = self.conn.getresponse()
+            return r.status, r.read()
+        self.assertEqual(fetch("/argself?q=a%2541"), (200, b"[a%41]"))
+        self.assertEqual(fetch("/argother?q=a%2541"), (200, b"[a%2541]"))
+        self.assertEqual(fetch("/setargs?x=1"), (200, b"[a%20b%26c][a%20b%26c]"))
+        status, body = fetch("/errpage?q=a%zz")
+        self.assertEqual(status, 200)
+        self.assertEqual(body, b"err=[invalid percent-escape: `%` not followed by two hex digits at offset 1]")
 
     def test_readme_example(self):
         """The README's location in front of a backend that echoes the request line."""
