@@ -108,7 +108,7 @@
 //! | encode or decode input that arrives in pieces | [`StreamEncoder`], [`StreamDecoder`] |
 //! | encode or decode through a `Read` or a `Write`, in bounded memory | [`EncodeWriter`], [`DecodeWriter`], [`EncodeReader`], [`DecodeReader`] |
 //! | encode or decode a large input on every core (`rayon`) | [`Encoder::par_encode_vec`], [`Encoder::par_encode_to`], [`Decoder::par_decode_vec`] |
-//! | text in Shift_JIS, EUC-KR, Big5, GB18030, windows-1252, ... (`encoding`) | `Encoder::encode_in`, `Decoder::decode_in`, `form::serialize_in`, `form::parse_in`; labels and mojibake help in `charset` |
+//! | text in Shift_JIS, EUC-KR, Big5, windows-1252, ... (`encoding`) | `Encoder::encode_in`, `Decoder::decode_in`, `form::{serialize_in, parse_in}`; `charset` |
 //!
 //! # Coming from the `percent-encoding` crate
 //!
@@ -116,9 +116,9 @@
 //! |---|---|
 //! | `AsciiSet`, `CONTROLS.add(b' ')` | [`Set`], [`sets::C0_CONTROL`]`.add(b' ')` or `.escape(b" ")` (`const` too) |
 //! | `NON_ALPHANUMERIC` | [`sets::NON_ALPHANUMERIC`] |
-//! | `utf8_percent_encode(s, SET)` / `percent_encode(b, SET)` | [`utf8_percent_encode`]`(s, &SET)` / [`percent_encode`]`(b, &SET)`: same `Display`, `Iterator<Item = &str>` and `Into<Cow<str>>`; or [`encode`]`(s, &SET)`, the fast path |
+//! | `utf8_percent_encode(s, SET)` / `percent_encode(b, SET)` | [`utf8_percent_encode`]`(s, &SET)` / [`percent_encode`]`(b, &SET)` (the same `Display`, `Iterator`); [`encode`]`(s, &SET)` is faster |
 //! | `percent_decode(b).collect::<Vec<u8>>()` / `percent_decode_str(s)` | [`decode_lenient`]`(b)` (same lenient rule) |
-//! | `percent_decode(b).decode_utf8()`, `urlencoding::decode(s)` | [`decode_to_str`]`(b)` (strict escapes too; errors name the offset), or [`Decoder::new`]`().lenient(true).utf8(`[`Utf8Mode::Strict`]`).decode_to_str(b)` (the same rule) |
+//! | `percent_decode(b).decode_utf8()`, `urlencoding::decode(s)` | [`decode_to_str`]`(b)`, which rejects bad escapes too and says where (lenient: [`Decoder`]) |
 //! | `percent_decode(b).decode_utf8_lossy()` | [`decode_to_str_lossy`]`(b)` |
 //!
 //! In most code the port is: replace `percent_encoding::` by `pctenc::`, pass the set by
