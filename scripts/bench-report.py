@@ -6,15 +6,19 @@ benches/results/ (committed, so that anyone can regenerate and check the report)
 - `machine.json`: the machine, recorded when the run starts (`machine`);
 - `criterion.json`: the median of each criterion function, collected from
   `target/criterion/**/new/{benchmark,estimates}.json` when the run ends (`collect`);
+- `short.json`: the median of each function of `benches/short.rs` (`collect --group short`);
+- `charset.json`: rounds of medians of `benches/charset.rs`, appended one per run
+  (`collect --group charset`);
 - `large-inputs.json`: written by `scripts/large-inputs.py --json`;
+- `python.json`: the Python package against `urllib.parse`, written by
+  `pctenc-python/bench.py --json` (the page's "Python" section; left out when missing);
 - `capi.json`: the C API against the Rust API, written by `pctenc-capi/bench.sh --json`
   (the page's "C API" section; left out when the file is missing);
 - `datafusion.json`: the Arrow kernels and SQL functions against `datafusion-spark`, written
   by `pctenc-datafusion/bench.sh --json` (the page's "SQL functions" section; left out when
   the file is missing);
 - `nginx.json`: the nginx module against set-misc under wrk, written by
-  `pctenc-nginx/bench.sh --json` (the page's "nginx module" section; left out when missing).
-
+  `pctenc-nginx/bench.sh --json` (the page's "nginx module" section; left out when missing);
 - `runs.json`: which run produced each group's figures (commit, date, CPU), written by
   `machine --group GROUP` before the group runs.
 
