@@ -26,7 +26,7 @@ bash scripts/cache.sh link
 
 members=(core capi datafusion python web fuzz)
 if [ "${1:-}" = --all ]; then
-  exec bash scripts/ci.sh fmt clippy test docs capi datafusion web python
+  exec bash scripts/ci.sh fmt clippy test arrow docs capi datafusion web python
 fi
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
   sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'

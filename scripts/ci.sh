@@ -185,6 +185,19 @@ step_test() {
   limit 600 "the library with its default features" cargo test -p pctenc --lib --test streaming --test security
 }
 
+# pctenc-arrow: its tests, clippy, rustdoc, and its dependencies: Arrow's small crates, never
+# `arrow` (with its compute kernels) nor DataFusion, which a program holding arrays would pay
+# for without using
+step_arrow() {
+  local heavy
+  heavy=$(cargo tree -p pctenc-arrow -e normal --prefix none --format '{p}' | sed 's/ .*//' \
+    | { grep -xE 'arrow|arrow-(arith|cast|compute|ord|select|string)|datafusion.*|parquet' || true; } | sort -u | paste -sd' ' -)
+  [ -z "$heavy" ] || { echo "pctenc-arrow depends on $heavy: it must take Arrow's array, buffer and schema crates only" >&2; return 1; }
+  limit 900 "pctenc-arrow tests" cargo test -p pctenc-arrow
+  cargo clippy -p pctenc-arrow --all-targets -- -D warnings
+  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p pctenc-arrow
+}
+
 # rustdoc warning-free (the doctests, the README and the guides ran in `test`), and the
 # benchmark report is what benches/results/ gives
 step_docs() {

@@ -17,37 +17,9 @@ use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs, ScalarUDF};
 use datafusion::prelude::SessionContext;
 use pctenc_datafusion::kernels;
 
-/// Access-log-like values: paths and query strings, some non-ASCII, about 100 bytes.
-fn raw_rows(n: usize) -> Vec<String> {
-    const PATHS: &[&str] =
-        &["/search", "/products/shoes/running", "/api/v2/users", "/static/app.js", "/blog/2024/café-crème"];
-    const QUERIES: &[&str] =
-        &["red shoes size 42", "Jürgen Björk", "a&b=c", "東京 hotel", "100% cotton", "q"];
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    (0..n)
-        .map(|i| {
-            let r = next();
-            let path = PATHS[(r % PATHS.len() as u64) as usize];
-            let q = QUERIES[((r >> 8) % QUERIES.len() as u64) as usize];
-            let mut s = format!(
-                "{path}?q={q}&page={}&sort=desc&session={:016x}&ref=https://example.com/x",
-                i % 50,
-                r
-            );
-            s.truncate(100.min(s.len()));
-            while !s.is_char_boundary(s.len()) {
-                s.pop();
-            }
-            s
-        })
-        .collect()
-}
+#[path = "../../pctenc-arrow/benches/rows.rs"]
+mod rows;
+use rows::raw_rows;
 
 fn arrays(n: usize) -> (ArrayRef, ArrayRef) {
     let raw: ArrayRef = Arc::new(StringArray::from(raw_rows(n)));

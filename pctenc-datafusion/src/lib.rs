@@ -3,7 +3,8 @@
 //! Apache Ballista cluster.
 //!
 //! - [`kernels`]: encode, decode, validate and normalize whole arrays of any of the six
-//!   byte-array kinds, nulls kept, errors by row and byte offset.
+//!   byte-array kinds, nulls kept, errors by row and byte offset: the `pctenc-arrow` crate,
+//!   which a program that holds Arrow arrays without DataFusion uses directly.
 //! - [`register`]: the SQL functions, Spark-compatible `url_encode`, `url_decode` and
 //!   `try_url_decode`, and pctenc's own `percent_encode`, `percent_decode`,
 //!   `try_percent_decode`, `percent_validate` and `percent_normalize`.
@@ -24,9 +25,10 @@
 //! # }
 //! ```
 
-pub mod kernels;
-mod memory;
-pub mod spark;
+/// The Arrow kernels the functions run: the `pctenc-arrow` crate.
+pub use pctenc_arrow as kernels;
+/// `java.net.URLDecoder`'s rules, which Spark's functions follow: `pctenc_arrow::spark`.
+pub use pctenc_arrow::spark;
 mod udf;
 
 #[cfg(feature = "ballista")]

@@ -13,7 +13,7 @@ use datafusion::logical_expr::{
 use datafusion::prelude::SessionContext;
 use pctenc::{Decoder, Encoder, Set, Utf8Mode};
 
-use crate::kernels::{self, KernelError};
+use pctenc_arrow::{self as kernels, KernelError};
 
 /// The six byte-array kinds every function takes as its first argument.
 const BYTE_KINDS: [DataType; 6] = [

@@ -3,17 +3,18 @@
 
 use std::sync::Arc;
 
-use arrow::array::{
-    Array, ArrayRef, BinaryViewArray, BooleanBufferBuilder, GenericBinaryArray, GenericByteViewArray,
-    GenericStringArray, OffsetSizeTrait, StringViewArray,
+use arrow_array::types::{BinaryViewType, ByteViewType, StringViewType};
+use arrow_array::{
+    Array, ArrayRef, BinaryViewArray, GenericBinaryArray, GenericByteViewArray, GenericStringArray,
+    OffsetSizeTrait, StringViewArray,
 };
-use arrow::buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
-use arrow::datatypes::{BinaryViewType, ByteViewType, DataType, StringViewType};
+use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_schema::DataType;
 
-use super::error::KernelError;
-use super::row::{OnError, RowOp};
-use super::schedule::run_all;
-use super::utf8::{NOT_UTF8, check_utf8, ends_at};
+use crate::error::KernelError;
+use crate::row::{OnError, RowOp};
+use crate::schedule::run_all;
+use crate::utf8::{NOT_UTF8, check_utf8, ends_at};
 
 /// The offsets of rows of lengths `lens`, checked against `O`'s range.
 pub(crate) fn offsets<O: OffsetSizeTrait>(lens: &[usize]) -> Result<OffsetBuffer<O>, KernelError> {
@@ -90,7 +91,7 @@ pub(crate) fn apply_views<T: ByteViewType>(
         })
     };
     if T::IS_UTF8 {
-        let mut out = arrow::array::StringViewBuilder::with_capacity(array.len());
+        let mut out = arrow_array::builder::StringViewBuilder::with_capacity(array.len());
         for (i, row) in rows() {
             match row {
                 None => out.append_null(),
@@ -101,7 +102,7 @@ pub(crate) fn apply_views<T: ByteViewType>(
         }
         Ok(Arc::new(out.finish()))
     } else {
-        let mut out = arrow::array::BinaryViewBuilder::with_capacity(array.len());
+        let mut out = arrow_array::builder::BinaryViewBuilder::with_capacity(array.len());
         for (_, row) in rows() {
             match row {
                 None => out.append_null(),

@@ -2,11 +2,11 @@
 //! a row's end, over a whole chunk of values at once ([`decode_chunk`], which Spark's
 //! `url_decode` uses too).
 
-use arrow::datatypes::DataType;
+use arrow_schema::DataType;
 use pctenc::{DecodeErrorKind, Decoder, Utf8Mode};
 
-use super::row::{Row, RowOp, span};
-use super::utf8::{is_continuation, is_utf8};
+use crate::row::{Row, RowOp, span};
+use crate::utf8::{is_continuation, is_utf8};
 
 pub(crate) struct DecodeOp {
     pub(crate) dec: Decoder,

@@ -1,6 +1,6 @@
 //! Normalizing as a row operation: [`pctenc::normalize_slice`] over each row.
 
-use super::row::{Row, RowOp, span};
+use crate::row::{Row, RowOp, span};
 
 pub(crate) struct NormalizeOp;
 

@@ -4,9 +4,9 @@
 
 use rayon::prelude::*;
 
-use super::error::KernelError;
-use super::row::{OnError, Row, RowOp};
+use crate::error::KernelError;
 use crate::memory;
+use crate::row::{OnError, Row, RowOp};
 
 /// Arrays with at least this many bytes of values are processed in chunks on the rayon pool
 /// (pctenc's own threshold for encoding, [`pctenc::PAR_ENCODE_THRESHOLD`]).

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use arrow::error::ArrowError;
+use arrow_schema::ArrowError;
 
 /// The error of a kernel: the row and byte offset of the element that failed, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,12 +18,25 @@ impl KernelError {
         KernelError { row: Some(row), offset: Some(offset), message: message.into() }
     }
 
-    pub(crate) fn in_row(row: usize, message: impl Into<String>) -> KernelError {
+    /// An error of row `row` as a whole, for a caller that works on rows itself (a SQL
+    /// function whose second argument is bad in one row).
+    ///
+    /// ```
+    /// let e = pctenc_arrow::KernelError::in_row(3, "unknown set");
+    /// assert_eq!((e.row(), e.offset(), e.to_string()), (Some(3), None, "row 3: unknown set".into()));
+    /// ```
+    pub fn in_row(row: usize, message: impl Into<String>) -> KernelError {
         KernelError { row: Some(row), offset: None, message: message.into() }
     }
 
-    /// The same error with its row renumbered by `f` (from a part of an array to the whole).
-    pub(crate) fn map_row(self, f: impl FnOnce(usize) -> usize) -> KernelError {
+    /// The same error with its row renumbered by `f`: from a part of an array, given to a
+    /// kernel alone, to the whole.
+    ///
+    /// ```
+    /// let e = pctenc_arrow::KernelError::in_row(3, "bad").map_row(|row| row + 100);
+    /// assert_eq!(e.row(), Some(103));
+    /// ```
+    pub fn map_row(self, f: impl FnOnce(usize) -> usize) -> KernelError {
         KernelError { row: self.row.map(f), ..self }
     }
 

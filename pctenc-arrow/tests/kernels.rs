@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use arrow::array::{
+use arrow_array::{
     Array, ArrayRef, BinaryArray, BinaryViewArray, BooleanArray, LargeBinaryArray, LargeStringArray,
     StringArray, StringViewArray,
 };
-use arrow::datatypes::DataType;
+use arrow_schema::DataType;
 use pctenc::{Decoder, Encoder, Set, Utf8Mode, sets};
-use pctenc_datafusion::kernels;
+use pctenc_arrow as kernels;
 use proptest::prelude::*;
 
 const KINDS: [DataType; 6] = [
@@ -335,7 +335,7 @@ fn nulls_and_kinds() {
         assert_eq!(valid.iter().collect::<Vec<_>>(), vec![None, Some(false), None, Some(true)]);
     }
     let err =
-        kernels::encode(&arrow::array::Int32Array::from(vec![1]), &Encoder::new(sets::FORM)).unwrap_err();
+        kernels::encode(&arrow_array::Int32Array::from(vec![1]), &Encoder::new(sets::FORM)).unwrap_err();
     assert!(err.to_string().contains("expected a string or binary array"), "{err}");
 }
 
@@ -345,7 +345,7 @@ fn nulls_and_kinds() {
 /// the row-by-row kernels.
 #[test]
 fn values_under_nulls() {
-    use arrow::buffer::{NullBuffer, OffsetBuffer};
+    use arrow_buffer::{NullBuffer, OffsetBuffer};
     let values = "a b%zzé/x?%".as_bytes();
     // Rows: "a b", null over "%zz", "é/x?", null over "%".
     let offsets = OffsetBuffer::<i32>::new(vec![0, 3, 6, 11, 12].into());

@@ -3,7 +3,7 @@
 
 use pctenc::Encoder;
 
-use super::row::{Row, RowOp, span};
+use crate::row::{Row, RowOp, span};
 
 pub(crate) struct EncodeOp<'a> {
     enc: &'a Encoder,

@@ -1,4 +1,12 @@
-//! Columnar kernels: pctenc's encoders and decoders over whole Arrow arrays.
+//! pctenc's percent-encoding over whole Apache Arrow arrays: columnar kernels for any
+//! program that holds Arrow data (a Parquet pipeline, a query engine, a Python dataframe
+//! through the Arrow C interfaces), with nothing of a query engine around them.
+//!
+//! Encoding or decoding a column a row at a time costs a call, an allocation and a copy per
+//! row. These kernels take the column whole: one output buffer sized once, the rows cut into
+//! chunks that run on the rayon pool when the column is large, and an error that names the
+//! row and the byte offset. `pctenc-datafusion` registers them as SQL functions; the Python
+//! package's `pctenc.arrow` calls them on pyarrow, Polars and DuckDB data.
 //!
 //! Every kernel takes any of the six byte-array kinds (`Utf8`, `LargeUtf8`, `Utf8View`,
 //! `Binary`, `LargeBinary`, `BinaryView`) and returns an array of the same kind (a
@@ -10,72 +18,76 @@
 //! encoding and pctenc's strict decoding), and the offsets are rebuilt: no allocation per row
 //! (a chunk of rows that outgrows its part of the buffer, through lossy replacements, gets a
 //! buffer of its own, gathered after). The output of `Utf8` and `LargeUtf8` is checked as
-//! UTF-8 once, in parallel, rather than again by Arrow. Rows never interact: an escape or a UTF-8 sequence
-//! never spans two rows (a `%` at the end of a row is truncated there, whatever the next row
-//! holds). Where that changes nothing, a whole chunk of values is transformed in one call:
-//! plain encoding (no re-quoting, no IRI set) treats each byte on its own, so it measures the
-//! rows (a count of their escapes) and encodes the values; strict decoding decodes the values
-//! when no `%` sits in a row's last two bytes and each row's output starts at a character
-//! boundary, and goes row by row otherwise (or when a row fails, to name it). Above
-//! [`PAR_THRESHOLD`] bytes of values the rows are cut into chunks of about equal size that
-//! run on the rayon pool.
+//! UTF-8 once, in parallel, rather than again by Arrow. Rows never interact: an escape or a
+//! UTF-8 sequence never spans two rows (a `%` at the end of a row is truncated there,
+//! whatever the next row holds). Where that changes nothing, a whole chunk of values is
+//! transformed in one call: plain encoding (no re-quoting, no IRI set) treats each byte on
+//! its own, so it measures the rows (a count of their escapes) and encodes the values;
+//! strict decoding decodes the values when no `%` sits in a row's last two bytes and each
+//! row's output starts at a character boundary, and goes row by row otherwise (or when a row
+//! fails, to name it). Above [`PAR_THRESHOLD`] bytes of values the rows are cut into chunks
+//! of about equal size that run on the rayon pool.
+//!
+//! Spark's `url_encode`, `url_decode` and `try_url_decode` are kernels too ([`url_encode`],
+//! [`url_decode`], [`try_url_decode`]), with `java.net.URLDecoder`'s rules in [`spark`].
+//!
+//! The crate depends on Arrow's array, buffer, data and schema crates only, not on `arrow`
+//! with its compute kernels.
 //!
 //! ```
-//! use arrow::array::{Array, StringArray};
+//! use arrow_array::{Array, StringArray};
 //! use pctenc::{sets, Decoder, Encoder};
-//! use pctenc_datafusion::kernels;
 //!
 //! let paths = StringArray::from(vec![Some("/a b"), None, Some("/café")]);
-//! let encoded = kernels::encode(&paths, &Encoder::new(sets::COMPONENT)).unwrap();
+//! let encoded = pctenc_arrow::encode(&paths, &Encoder::new(sets::COMPONENT)).unwrap();
 //! let encoded = encoded.as_any().downcast_ref::<StringArray>().unwrap();
 //! assert_eq!(encoded.value(0), "%2Fa%20b");
 //! assert!(encoded.is_null(1));
 //! assert_eq!(encoded.value(2), "%2Fcaf%C3%A9");
 //!
 //! let bad = StringArray::from(vec!["ok", "100%"]);
-//! let err = kernels::decode(&bad, &Decoder::new()).unwrap_err();
+//! let err = pctenc_arrow::decode(&bad, &Decoder::new()).unwrap_err();
 //! assert_eq!((err.row(), err.offset()), (Some(1), Some(3)));
-//! let nulls = kernels::try_decode(&bad, &Decoder::new()).unwrap();
+//! let nulls = pctenc_arrow::try_decode(&bad, &Decoder::new()).unwrap();
 //! assert!(nulls.is_valid(0) && nulls.is_null(1));
 //! ```
 
 mod arrays;
-mod decode;
-mod encode;
 mod error;
-mod normalize;
+mod memory;
+mod ops;
 mod row;
 mod schedule;
-mod spark_ops;
+pub mod spark;
 mod utf8;
 
-use arrow::array::{
+use arrow_array::{
     Array, ArrayRef, BinaryViewArray, BooleanArray, GenericBinaryArray, GenericStringArray, StringViewArray,
 };
-use arrow::datatypes::DataType;
+use arrow_schema::DataType;
 use pctenc::{Decoder, Encoder};
 use rayon::prelude::*;
 
-use self::arrays::apply;
-use self::decode::{DecodeOp, decoder_for};
-use self::encode::encode_op;
-pub use self::error::KernelError;
-use self::normalize::NormalizeOp;
-use self::row::OnError;
-pub use self::schedule::PAR_THRESHOLD;
-use self::spark_ops::{UrlDecodeOp, UrlEncodeOp};
-use self::utf8::is_utf8;
+use crate::arrays::apply;
+pub use crate::error::KernelError;
+use crate::ops::decode::{DecodeOp, decoder_for};
+use crate::ops::encode::encode_op;
+use crate::ops::normalize::NormalizeOp;
+use crate::ops::spark::{UrlDecodeOp, UrlEncodeOp};
+use crate::row::OnError;
+pub use crate::schedule::PAR_THRESHOLD;
+use crate::utf8::is_utf8;
 
 /// Encodes every element with `enc`. Encoding never fails on the content; the error is for
 /// an output too large for the array kind's offsets, or an input that is not one of the six
 /// kinds.
 ///
 /// ```
-/// use arrow::array::{Array, BinaryArray};
+/// use arrow_array::{Array, BinaryArray};
 /// use pctenc::{sets, Encoder};
 ///
 /// let raw = BinaryArray::from_vec(vec![b"a\xFF", b"+"]);
-/// let out = pctenc_datafusion::kernels::encode(&raw, &Encoder::new(sets::FORM)).unwrap();
+/// let out = pctenc_arrow::encode(&raw, &Encoder::new(sets::FORM)).unwrap();
 /// let out = out.as_any().downcast_ref::<BinaryArray>().unwrap();
 /// assert_eq!((out.value(0), out.value(1)), (&b"a%FF"[..], &b"%2B"[..]));
 /// ```

@@ -70,7 +70,7 @@ pub(crate) const FAST: Decoder = Decoder::new().plus_as_space(true).utf8(Utf8Mod
 /// Where and why Java throws.
 ///
 /// ```
-/// use pctenc_datafusion::spark::java_url_decode;
+/// use pctenc_arrow::spark::java_url_decode;
 ///
 /// let mut out = Vec::new();
 /// java_url_decode(b"%+1%ED%A0%80+a", &mut out).unwrap();
@@ -205,7 +205,7 @@ fn not_cont(b: u8) -> bool {
 /// [`java_utf8`] of them.
 ///
 /// ```
-/// use pctenc_datafusion::spark::java_string;
+/// use pctenc_arrow::spark::java_string;
 ///
 /// assert_eq!(java_string(b"caf\xC3\xA9"), "café".as_bytes());
 /// assert_eq!(java_string(b"%C3\xA9\xFF"), "%C3\u{FFFD}\u{FFFD}".as_bytes());

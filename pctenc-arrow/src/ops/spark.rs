@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use pctenc::{DecodeErrorKind, Encoder};
 
 use super::decode::decode_chunk;
-use super::row::{Row, RowOp, span};
-use super::utf8::rows_are_utf8;
+use crate::row::{Row, RowOp, span};
 use crate::spark::{FAST, cannot_decode_url, java_string, java_url_decode};
+use crate::utf8::rows_are_utf8;
 
 /// The row operation of `url_decode` and `try_url_decode`; `binary`: the values are bytes,
 /// read as [`java_string`] does.

@@ -1,13 +1,13 @@
 //! The UTF-8 check of a string kernel's output, written once: the whole output in parallel,
 //! then each row's start at a character boundary, so Arrow need not check it again.
 
-use arrow::array::OffsetSizeTrait;
-use arrow::buffer::OffsetBuffer;
-use arrow::datatypes::DataType;
+use arrow_array::OffsetSizeTrait;
+use arrow_buffer::OffsetBuffer;
+use arrow_schema::DataType;
 use rayon::prelude::*;
 
-use super::error::KernelError;
-use super::schedule::chunks;
+use crate::error::KernelError;
+use crate::schedule::chunks;
 
 pub(crate) const NOT_UTF8: &str = "output is not valid UTF-8 (a binary kind would keep it)";
 
@@ -82,10 +82,10 @@ pub(crate) fn is_utf8(dt: &DataType) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use arrow::buffer::ScalarBuffer;
+    use arrow_buffer::ScalarBuffer;
 
     use super::*;
-    use crate::kernels::schedule::PAR_THRESHOLD;
+    use crate::schedule::PAR_THRESHOLD;
 
     /// no kernel call reaches this error: the check is what lets the string arrays be built
     /// without Arrow checking them again.)
