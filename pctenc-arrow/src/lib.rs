@@ -167,3 +167,8 @@ pub fn url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
 pub fn try_url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
     apply(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Null)
 }
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
