@@ -6,6 +6,17 @@ use std::fmt;
 use arrow_schema::ArrowError;
 
 /// The error of a kernel: the row and byte offset of the element that failed, and why.
+///
+/// ```
+/// use arrow_array::StringArray;
+/// use pctenc::Decoder;
+///
+/// let err = pctenc_arrow::decode(&StringArray::from(vec!["a", "b%4"]), &Decoder::new()).unwrap_err();
+/// assert_eq!((err.row(), err.offset()), (Some(1), Some(1)));
+/// assert_eq!(err.message(), "truncated percent-escape: `%` needs two hex digits");
+/// let arrow: arrow_schema::ArrowError = err.into();
+/// assert!(arrow.to_string().contains("row 1, offset 1"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelError {
     row: Option<usize>,

@@ -31,8 +31,8 @@
 //! Spark's `url_encode`, `url_decode` and `try_url_decode` are kernels too ([`url_encode`],
 //! [`url_decode`], [`try_url_decode`]), with `java.net.URLDecoder`'s rules in [`spark`].
 //!
-//! The crate depends on Arrow's array, buffer, data and schema crates only, not on `arrow`
-//! with its compute kernels.
+//! The crate depends on Arrow's array, buffer and schema crates only, not on `arrow` with
+//! its compute kernels.
 //!
 //! ```
 //! use arrow_array::{Array, StringArray};
@@ -104,23 +104,62 @@ pub fn encode(array: &dyn Array, enc: &Encoder) -> Result<ArrayRef, KernelError>
 ///
 /// The first element that does not decode, by row and byte offset (the decoder's
 /// [`DecodeError`](pctenc::DecodeError)); an input that is not one of the six kinds.
+///
+/// ```
+/// use arrow_array::{Array, LargeStringArray};
+/// use pctenc::Decoder;
+///
+/// let query = LargeStringArray::from(vec!["q=caf%C3%A9+cr%C3%A8me", "page=2"]);
+/// let out = pctenc_arrow::decode(&query, &Decoder::FORM).unwrap();
+/// let out = out.as_any().downcast_ref::<LargeStringArray>().unwrap();
+/// assert_eq!(out.value(0), "q=café crème");
+///
+/// let err = pctenc_arrow::decode(&LargeStringArray::from(vec!["ok", "%zz"]), &Decoder::new()).unwrap_err();
+/// assert_eq!((err.row(), err.offset()), (Some(1), Some(0)));
+/// ```
 pub fn decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelError> {
     apply(array, &DecodeOp { dec: decoder_for(array.data_type(), dec) }, OnError::Fail)
 }
 
 /// [`decode`], with null for each element that does not decode.
+///
+/// ```
+/// use arrow_array::{Array, StringViewArray};
+/// use pctenc::Decoder;
+///
+/// let values = StringViewArray::from(vec!["a%20b", "%E9", "c"]);
+/// let out = pctenc_arrow::try_decode(&values, &Decoder::new()).unwrap();
+/// assert_eq!((out.is_valid(0), out.is_null(1), out.is_valid(2)), (true, true, true));
+/// ```
 pub fn try_decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelError> {
     apply(array, &DecodeOp { dec: decoder_for(array.data_type(), dec) }, OnError::Null)
 }
 
 /// [`pctenc::normalize`] on every element: hex digits uppercased, escapes of unreserved
 /// bytes decoded. Never fails on the content (the output of UTF-8 is UTF-8).
+///
+/// ```
+/// use arrow_array::{Array, StringArray};
+///
+/// let out = pctenc_arrow::normalize(&StringArray::from(vec!["%7euser/%c3%a9"])).unwrap();
+/// let out = out.as_any().downcast_ref::<StringArray>().unwrap();
+/// assert_eq!(out.value(0), "~user/%C3%A9");
+/// ```
 pub fn normalize(array: &dyn Array) -> Result<ArrayRef, KernelError> {
     apply(array, &NormalizeOp, OnError::Fail)
 }
 
 /// Whether each element is a correct encoding for `enc`'s set ([`Encoder::validate`]); null
 /// stays null.
+///
+/// ```
+/// use arrow_array::{Array, StringArray};
+/// use pctenc::{sets, Encoder};
+///
+/// let values = StringArray::from(vec![Some("a%20b"), Some("a b"), None]);
+/// let ok = pctenc_arrow::validate(&values, &Encoder::new(sets::COMPONENT)).unwrap();
+/// assert_eq!((ok.value(0), ok.value(1), ok.is_null(2)), (true, false, true));
+/// ```
 pub fn validate(array: &dyn Array, enc: &Encoder) -> Result<BooleanArray, KernelError> {
     macro_rules! each {
         ($arr:ty) => {{
@@ -150,20 +189,48 @@ pub fn validate(array: &dyn Array, enc: &Encoder) -> Result<BooleanArray, Kernel
 
 /// Spark's `url_encode`: `java.net.URLEncoder.encode(s, UTF_8)`, which is pctenc's `form`
 /// set (`A-Za-z0-9.-*_` kept, space as `+`, the rest as uppercase `%HH` of its UTF-8). A
-/// binary value is the string Spark casts it to ([`crate::spark::java_string`]: malformed UTF-8 as
-/// U+FFFD), so `X'FF'` gives `%EF%BF%BD`.
+/// binary value is the string Spark casts it to ([`crate::spark::java_string`]: malformed
+/// UTF-8 as U+FFFD), so `X'FF'` gives `%EF%BF%BD`.
+///
+/// ```
+/// use arrow_array::{Array, StringArray};
+///
+/// let out = pctenc_arrow::url_encode(&StringArray::from(vec!["Jürgen & Björk ~*"])).unwrap();
+/// let out = out.as_any().downcast_ref::<StringArray>().unwrap();
+/// assert_eq!(out.value(0), "J%C3%BCrgen+%26+Bj%C3%B6rk+%7E*");
+/// ```
 pub fn url_encode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
     apply(array, &UrlEncodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
 }
 
 /// Spark's `url_decode`: `java.net.URLDecoder.decode(s, UTF_8)` byte for byte, quirks
-/// included (see [`crate::spark`]; a binary value is the string Spark casts it to). A malformed escape fails the call with Spark's
-/// `CANNOT_DECODE_URL` message, the row and the offset of its `%`.
+/// included (see [`crate::spark`]; a binary value is the string Spark casts it to). A
+/// malformed escape fails the call with Spark's `CANNOT_DECODE_URL` message, the row and the
+/// offset of its `%`.
+///
+/// ```
+/// use arrow_array::{Array, StringArray};
+///
+/// let out = pctenc_arrow::url_decode(&StringArray::from(vec!["a+b%26c"])).unwrap();
+/// let out = out.as_any().downcast_ref::<StringArray>().unwrap();
+/// assert_eq!(out.value(0), "a b&c");
+///
+/// let err = pctenc_arrow::url_decode(&StringArray::from(vec!["ok", "100%"])).unwrap_err();
+/// assert_eq!((err.row(), err.offset()), (Some(1), Some(3)));
+/// assert!(err.message().starts_with("[CANNOT_DECODE_URL]"));
+/// ```
 pub fn url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
     apply(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
 }
 
 /// Spark's `try_url_decode`: [`url_decode`] with null where it fails.
+///
+/// ```
+/// use arrow_array::{Array, BinaryArray};
+///
+/// let out = pctenc_arrow::try_url_decode(&BinaryArray::from_vec(vec![b"a+b", b"%G0"])).unwrap();
+/// assert_eq!((out.is_valid(0), out.is_null(1)), (true, true));
+/// ```
 pub fn try_url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
     apply(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Null)
 }

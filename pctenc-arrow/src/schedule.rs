@@ -10,6 +10,10 @@ use crate::row::{OnError, Row, RowOp};
 
 /// Arrays with at least this many bytes of values are processed in chunks on the rayon pool
 /// (pctenc's own threshold for encoding, [`pctenc::PAR_ENCODE_THRESHOLD`]).
+///
+/// ```
+/// assert_eq!(pctenc_arrow::PAR_THRESHOLD, 256 * 1024);
+/// ```
 pub const PAR_THRESHOLD: usize = pctenc::PAR_ENCODE_THRESHOLD;
 
 /// The output of a run of rows: the bytes, the length of each row, and which rows are valid.

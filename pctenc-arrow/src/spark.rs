@@ -31,6 +31,12 @@ use pctenc::{Decoder, Utf8Mode};
 
 /// Spark's message for a row that `url_decode` cannot decode (error class
 /// `CANNOT_DECODE_URL`, SQLSTATE 22546), as `SparkThrowable.getMessage` words it.
+///
+/// ```
+/// let m = pctenc_arrow::spark::cannot_decode_url("100%");
+/// assert!(m.starts_with("[CANNOT_DECODE_URL] The provided URL cannot be decoded: 100%."));
+/// assert!(m.ends_with("SQLSTATE: 22546"));
+/// ```
 pub fn cannot_decode_url(url: &str) -> String {
     format!(
         "[CANNOT_DECODE_URL] The provided URL cannot be decoded: {url}. Please ensure that the URL is \
@@ -39,6 +45,14 @@ pub fn cannot_decode_url(url: &str) -> String {
 }
 
 /// Why `java.net.URLDecoder` rejects an input, and the byte offset of the `%` at fault.
+///
+/// ```
+/// use pctenc_arrow::spark::{java_url_decode, JavaDecodeErrorReason};
+///
+/// let err = java_url_decode(b"ab%G1", &mut Vec::new()).unwrap_err();
+/// assert_eq!(err.offset, 2);
+/// assert_eq!(err.reason, JavaDecodeErrorReason::IllegalHexCharacters);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct JavaDecodeError {
     /// Byte offset of the `%`.
@@ -48,6 +62,14 @@ pub struct JavaDecodeError {
 }
 
 /// The three messages of `java.net.URLDecoder`.
+///
+/// ```
+/// use pctenc_arrow::spark::{java_url_decode, JavaDecodeErrorReason};
+///
+/// let reason = |s: &[u8]| java_url_decode(s, &mut Vec::new()).unwrap_err().reason;
+/// assert_eq!(reason(b"%4"), JavaDecodeErrorReason::IncompleteTrailingEscape);
+/// assert_eq!(reason(b"%-1"), JavaDecodeErrorReason::NegativeValue);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JavaDecodeErrorReason {
     /// "URLDecoder: Incomplete trailing escape (%) pattern"
@@ -222,6 +244,12 @@ pub fn java_string(bytes: &[u8]) -> Cow<'_, [u8]> {
 
 /// `new String(bytes, UTF_8)` as OpenJDK 17's `String.decodeUTF8_UTF16` does it, written out
 /// as UTF-8: each malformed sequence, as Java delimits it, becomes one U+FFFD.
+///
+/// ```
+/// let mut out = Vec::new();
+/// pctenc_arrow::spark::java_utf8(b"a\xC3\xFFb", &mut out);
+/// assert_eq!(out, "a\u{FFFD}\u{FFFD}b".as_bytes());
+/// ```
 pub fn java_utf8(src: &[u8], out: &mut Vec<u8>) {
     let push = |out: &mut Vec<u8>, c: u32| {
         let c = char::from_u32(c).unwrap_or('\u{FFFD}');
