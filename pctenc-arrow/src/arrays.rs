@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use arrow_array::builder::make_view;
 use arrow_array::types::{BinaryViewType, ByteViewType, StringViewType};
 use arrow_array::{
     Array, ArrayRef, BinaryViewArray, GenericBinaryArray, GenericByteViewArray, GenericStringArray,
@@ -12,9 +13,10 @@ use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, Scala
 use arrow_schema::DataType;
 
 use crate::error::KernelError;
+use crate::memory;
 use crate::row::{OnError, RowOp};
 use crate::schedule::run_all;
-use crate::utf8::{NOT_UTF8, check_utf8, ends_at};
+use crate::utf8::{check_utf8, ends_at};
 
 /// The offsets of rows of lengths `lens`, checked against `O`'s range.
 pub(crate) fn offsets<O: OffsetSizeTrait>(lens: &[usize]) -> Result<OffsetBuffer<O>, KernelError> {
@@ -59,58 +61,103 @@ pub(crate) fn apply_offsets<O: OffsetSizeTrait>(
     Ok((offsets, Buffer::from_vec(piece.bytes), null_buffer(nulls, piece.valid)))
 }
 
-/// Applies `op` to a view array: rows through one scratch buffer into a view builder.
+/// Applies `op` to a view array. The rows' bytes are gathered into one buffer, so that the
+/// offset-based driver (chunks, parallelism, sizing) does the work; the output stays in the
+/// buffer the driver wrote, and each row gets a view of it ([`views`]).
 pub(crate) fn apply_views<T: ByteViewType>(
     op: &dyn RowOp,
     array: &GenericByteViewArray<T>,
     on_error: OnError,
 ) -> Result<ArrayRef, KernelError> {
-    // Gather the rows' bounds over one contiguous copy of their bytes, so that the
-    // offset-based driver (chunks, parallelism, sizing) does the work.
-    let mut values = Vec::new();
+    // Sized first (a view's low 32 bits are its length), so that a large gather asks for
+    // huge pages as the output does: most of its cost is faulting in fresh memory.
+    let valid = |i: usize| array.is_valid(i);
+    let total: usize =
+        array.views().iter().enumerate().filter(|&(i, _)| valid(i)).map(|(_, &v)| v as u32 as usize).sum();
+    let mut values = memory::zeroed(total);
     let mut bounds = Vec::with_capacity(array.len() + 1);
     bounds.push(0);
+    let mut at = 0;
     for i in 0..array.len() {
-        if array.is_valid(i) {
+        if valid(i) {
             let v: &[u8] = array.value(i).as_ref();
-            values.extend_from_slice(v);
+            values[at..at + v.len()].copy_from_slice(v);
+            at += v.len();
         }
-        bounds.push(values.len());
+        bounds.push(at);
     }
     let nulls = array.nulls();
     let is_valid = |i: usize| nulls.is_none_or(|n| n.is_valid(i));
     let piece = run_all(op, &values, &bounds, &is_valid, on_error)?;
+    drop(values);
     let nulls = null_buffer(nulls, piece.valid);
-    let (all, nulls) = (&piece.bytes[..], &nulls);
-    let rows = || {
-        let mut at = 0;
-        piece.lens.iter().enumerate().map(move |(i, &len)| {
-            let bytes = &all[at..at + len];
-            at += len;
-            (i, nulls.as_ref().is_none_or(|n| n.is_valid(i)).then_some(bytes))
-        })
-    };
     if T::IS_UTF8 {
-        let mut out = arrow_array::builder::StringViewBuilder::with_capacity(array.len());
-        for (i, row) in rows() {
-            match row {
-                None => out.append_null(),
-                Some(bytes) => out.append_value(
-                    std::str::from_utf8(bytes).map_err(|e| KernelError::at(i, e.valid_up_to(), NOT_UTF8))?,
-                ),
-            }
+        let offsets = offsets::<i64>(&piece.lens)?;
+        if op.output_is_utf8() {
+            ends_at(&piece.bytes, &offsets)?;
+        } else {
+            check_utf8(&piece.bytes, &offsets)?;
         }
-        Ok(Arc::new(out.finish()))
-    } else {
-        let mut out = arrow_array::builder::BinaryViewBuilder::with_capacity(array.len());
-        for (_, row) in rows() {
-            match row {
-                None => out.append_null(),
-                Some(bytes) => out.append_value(bytes),
-            }
-        }
-        Ok(Arc::new(out.finish()))
     }
+    let (views, blocks) = views(piece.bytes, &piece.lens, |i| nulls.as_ref().is_none_or(|n| n.is_valid(i)))?;
+    if nulls.as_ref().is_some_and(|n| n.len() != views.len()) {
+        return Err(KernelError::whole("null buffer of the wrong length"));
+    }
+    if T::IS_UTF8 {
+        // SAFETY: `StringViewArray::try_new` would not fail (its checks, done here in one
+        // parallel pass rather than again by Arrow, row by row): every view comes from
+        // `make_view` of a row's bytes at its offset in its block (`views`), every row is
+        // UTF-8 (`check_utf8` over the rows' offsets, or the op's output always is:
+        // `output_is_utf8`), and the null buffer has one bit per view.
+        let out = unsafe { GenericByteViewArray::<T>::new_unchecked(views, blocks, nulls) };
+        Ok(Arc::new(out))
+    } else {
+        Ok(Arc::new(GenericByteViewArray::<T>::try_new(views, blocks, nulls)?))
+    }
+}
+
+/// Views of the rows `bytes` holds one after another (row `i` is `lens[i]` bytes; a row that
+/// is not `valid` gets the empty view), and the blocks they point into. The bytes stay where
+/// the kernel wrote them: the blocks are slices of one buffer, cut at rows so that none is
+/// over `u32::MAX` bytes (a view's offset is 32 bits), where a view builder would copy each
+/// value again.
+fn views(
+    bytes: Vec<u8>,
+    lens: &[usize],
+    valid: impl Fn(usize) -> bool,
+) -> Result<(ScalarBuffer<u128>, Vec<Buffer>), KernelError> {
+    views_in_blocks(bytes, lens, valid, u32::MAX as usize)
+}
+
+/// [`views`] with blocks of at most `max` bytes (a test gives a small one).
+fn views_in_blocks(
+    bytes: Vec<u8>,
+    lens: &[usize],
+    valid: impl Fn(usize) -> bool,
+    max: usize,
+) -> Result<(ScalarBuffer<u128>, Vec<Buffer>), KernelError> {
+    let whole = Buffer::from_vec(bytes);
+    let mut views = Vec::with_capacity(lens.len());
+    let mut blocks = Vec::new();
+    let (mut start, mut at) = (0, 0);
+    for (i, &len) in lens.iter().enumerate() {
+        if len > max {
+            return Err(KernelError::at(i, 0, "value over 4 GiB, too long for a view array"));
+        }
+        if at + len - start > max {
+            blocks.push(whole.slice_with_length(start, at - start));
+            start = at;
+        }
+        let view = if valid(i) {
+            make_view(&whole[at..at + len], blocks.len() as u32, (at - start) as u32)
+        } else {
+            0
+        };
+        views.push(view);
+        at += len;
+    }
+    blocks.push(if start == 0 { whole } else { whole.slice_with_length(start, at - start) });
+    Ok((views.into(), blocks))
 }
 
 /// Applies `op` to any of the six kinds, giving the same kind.
@@ -161,5 +208,36 @@ pub(crate) fn apply(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Res
         other => Err(KernelError::whole(format!(
             "expected a string or binary array (Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView), got {other}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows cut into several blocks read back as they were: each view points into the block
+    /// that holds its row, long rows and inline ones (12 bytes or fewer) alike, and a null row
+    /// is the empty view.
+    #[test]
+    fn views_across_blocks() {
+        let rows: [&[u8]; 7] =
+            [b"a long row of text", b"short", b"", b"another long row", b"x", b"thirteen byte", b"null"];
+        let bytes: Vec<u8> = rows.concat();
+        let lens: Vec<usize> = rows.iter().map(|r| r.len()).collect();
+        let valid = |i: usize| i != 6;
+        for max in [20, 24, 40, 1 << 20] {
+            let (views, blocks) = views_in_blocks(bytes.clone(), &lens, valid, max).unwrap();
+            assert!(blocks.iter().all(|b| b.len() <= max), "max {max}");
+            let nulls = NullBuffer::from((0..rows.len()).map(valid).collect::<Vec<_>>());
+            let array = BinaryViewArray::try_new(views, blocks, Some(nulls)).unwrap();
+            for (i, row) in rows.iter().enumerate() {
+                assert_eq!(array.is_valid(i), valid(i));
+                if valid(i) {
+                    assert_eq!(array.value(i), *row, "row {i}, max {max}");
+                }
+            }
+        }
+        let err = views_in_blocks(vec![0; 30], &[10, 30], |_| true, 20).unwrap_err();
+        assert_eq!(err.row(), Some(1));
     }
 }
