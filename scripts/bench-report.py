@@ -14,6 +14,9 @@ benches/results/ (committed, so that anyone can regenerate and check the report)
   `pctenc-python/bench.py --json` (the page's "Python" section; left out when missing);
 - `capi.json`: the C API against the Rust API, written by `pctenc-capi/bench.sh --json`
   (the page's "C API" section; left out when the file is missing);
+- `arrow.json`: the Arrow kernels (`pctenc-arrow`) on each array kind and on one and two
+  threads, written by `pctenc-arrow/bench.sh --json` (the page's "Arrow kernels" section;
+  left out when the file is missing);
 - `datafusion.json`: the Arrow kernels and SQL functions against `datafusion-spark`, written
   by `pctenc-datafusion/bench.sh --json` (the page's "SQL functions" section; left out when
   the file is missing);
@@ -96,6 +99,7 @@ GROUPS = {
     "charset": ("legacy encodings (`benches/charset.rs`, `charset.json`)", ()),
     "capi": ("the C API (`pctenc-capi/bench.sh`, `capi.json`)", ()),
     "python": ("the Python package (`pctenc-python/bench.py`, `python.json`)", ()),
+    "arrow": ("the Arrow kernels (`pctenc-arrow/bench.sh`, `arrow.json`)", ()),
     "datafusion": ("the SQL functions (`pctenc-datafusion/bench.sh`, `datafusion.json`)", ()),
     "nginx": ("the nginx module against set-misc (`pctenc-nginx/bench.sh`, `nginx.json`)", ()),
 }
@@ -884,11 +888,11 @@ def wrap_prose(text):
 
 
 def report(results, large, machine, backends, capi=None, datafusion=None, short=None, charset=None,
-           python=None, runs=None, nginx=None):
+           python=None, runs=None, nginx=None, arrow=None):
     best = backends[0]
     runs = runs or {}
     files = {"charset": charset, "capi": capi, "python": python, "datafusion": datafusion, "parallel": large,
-             "nginx": nginx}
+             "nginx": nginx, "arrow": arrow}
     present = {"encode", "decode"} | {g for g, d in files.items() if d} | ({"short"} if short else set())
     line = lambda group: run_line(group, runs, machine, files)
     ours = [f"pctenc-{b}" for b in backends]
@@ -1034,7 +1038,8 @@ against the serial ones, on the `log` workload, GB/s of input:
 
 {large_section(large)}
 """ + charset_section(charset, line("charset")) + capi_section(capi, line("capi")) \
-        + python_section(python, line("python")) + datafusion_section(datafusion, line("datafusion")) \
+        + python_section(python, line("python")) + arrow_section(arrow, line("arrow")) \
+        + datafusion_section(datafusion, line("datafusion")) \
         + nginx_section(nginx, line("nginx"))
 
 
@@ -1073,6 +1078,58 @@ then `set_escape_uri`; and the baseline, `return 200 $arg_v`. The argument is ac
 
 One run on a shared machine: at 100 B and 1 KiB a request is mostly nginx's own work (the
 baseline shows how much), so differences there of a few per cent are within its noise.
+"""
+
+
+def arrow_section(ar, run=""):
+    """The Arrow kernels (`pctenc-arrow/`) on each array kind, and on one and two threads,
+    from `arrow.json`."""
+    if not ar:
+        return ""
+    g = ar["groups"]
+    ms = lambda r: f"{r['median_ns'] / 1e6:.1f} ms"
+    rate = lambda n, r: f"{n / r['median_ns']:.2f} GB/s"
+    kinds = ("utf8", "utf8view", "binary")
+    rows = []
+    for op, label in (("url_encode", "Spark's `url_encode`"), ("url_decode", "Spark's `url_decode`"),
+                      ("encode", "`encode`, `component`"), ("decode", "`decode`, strict")):
+        r = g.get(f"arrow/{op}/1M")
+        if not r:
+            continue
+        cells = " | ".join(f"{ms(r[k])} ({rate(r['bytes'], r[k])})" for k in kinds)
+        rows.append(f"| {label} | {cells} | {ms(r['memcpy-output'])} |")
+    threads = []
+    for op in ("url_encode", "url_decode"):
+        r = g.get(f"arrow-threads/{op}/4M")
+        if not r:
+            continue
+        one, two = r["1"], r["2"]
+        threads.append(f"| `{op}` | {ms(one)} ({rate(r['bytes'], one)}) | {ms(two)} ({rate(r['bytes'], two)}) | "
+                       f"{one['median_ns'] / two['median_ns']:.2f}x |")
+    nl = "\n"
+    return f"""
+## Arrow kernels
+
+{run}
+
+The kernels of `pctenc-arrow/` on whole arrays, measured by `bash pctenc-arrow/bench.sh --json
+benches/results/arrow.json` on {ar['date']} ({ar['cpu']}, commit {ar['commit']}, load average
+{' '.join(ar['load'])} when it ended); criterion, 10 samples, medians. Input: 1 million
+access-log values of 95 to 100 bytes (the rows of the SQL functions' benchmark below), as each
+array kind; the decoders read the matching encoder's output. Throughput is of input bytes. A
+view array's rows are gathered into one buffer first (the kernels work on contiguous values)
+and its output's views made over the kernel's buffer; the last column is a copy of the output's
+bytes into a new `Vec`, on ordinary pages: what writing a fresh array of that size costs.
+
+| | `Utf8` | `Utf8View` | `Binary` | `memcpy` of the output |
+|---|---:|---:|---:|---:|
+{nl.join(rows)}
+
+On 4 million rows in a rayon pool of one thread and of two:
+
+| | 1 thread | 2 threads | 2 / 1 |
+|---|---:|---:|---:|
+{nl.join(threads)}
 """
 
 
@@ -1244,6 +1301,8 @@ def main():
     capi_path = results_dir / "capi.json"
     capi = json.loads(capi_path.read_text()) if capi_path.exists() else None
     df_path = results_dir / "datafusion.json"
+    arrow_path = results_dir / "arrow.json"
+    arrow = json.loads(arrow_path.read_text()) if arrow_path.exists() else None
     datafusion = json.loads(df_path.read_text()) if df_path.exists() else None
     short_path = results_dir / "short.json"
     short = json.loads(short_path.read_text()) if short_path.exists() else None
@@ -1256,7 +1315,7 @@ def main():
     runs_path = results_dir / "runs.json"
     runs = json.loads(runs_path.read_text()) if runs_path.exists() else {}
     outputs = {docs / "BENCHMARKS.md": wrap_prose(report(results, large, machine, backends, capi, datafusion,
-                                                         short, charset, python, runs, nginx))}
+                                                         short, charset, python, runs, nginx, arrow))}
     for name, svg in charts(results, backends, GOAL_SIZE):
         if svg is None:
             print(f"warning: no results at {size_label(GOAL_SIZE)} for {name}: left as it was", file=sys.stderr)

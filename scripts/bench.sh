@@ -16,6 +16,7 @@
 #   charset          benches/charset.rs, three rounds
 #   capi             pctenc-capi/bench.sh: the C API against the Rust API
 #   python           pctenc-python/bench.py (needs `pip install ./pctenc-python` first)
+#   arrow            pctenc-arrow/bench.sh: the Arrow kernels on each array kind, 1 and 2 threads
 #   datafusion       pctenc-datafusion/bench.sh: the SQL functions against datafusion-spark
 #   nginx            pctenc-nginx/bench.sh: the nginx module against set-misc, under wrk
 #
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --) shift && opts=("$@") && break ;;
     list) sed -n '/^#   encode/,/^#   nginx/p' "$0" | sed 's/^# \{0,3\}//' && exit 0 ;;
-    encode | decode | short | parallel | charset | capi | python | datafusion | nginx) groups+=("$1") ;;
+    encode | decode | short | parallel | charset | capi | python | arrow | datafusion | nginx) groups+=("$1") ;;
     -*) opts=("$@") && break ;; # criterion options without `--`, as before groups existed
     *) echo "bench.sh: no group \"$1\" (bash scripts/bench.sh list)" >&2 && exit 2 ;;
   esac
@@ -41,7 +42,7 @@ done
 full= given=${#opts[@]}
 if [ ${#groups[@]} -eq 0 ]; then
   full=1
-  groups=(encode decode parallel short charset capi python)
+  groups=(encode decode parallel short charset capi python arrow)
   [ ${#opts[@]} -gt 0 ] || opts=(--warm-up-time 1 --measurement-time 2)
 fi
 [ ${#opts[@]} -gt 0 ] || opts=(--warm-up-time 0.5 --measurement-time 1.5)
@@ -81,6 +82,7 @@ for group in "${groups[@]}"; do
       ;;
     capi) bash pctenc-capi/bench.sh --json benches/results/capi.json ;;
     python) python3 pctenc-python/bench.py --json benches/results/python.json ;;
+    arrow) bash pctenc-arrow/bench.sh --json benches/results/arrow.json ;;
     datafusion) bash pctenc-datafusion/bench.sh --json benches/results/datafusion.json ;;
     nginx) bash pctenc-nginx/bench.sh --json benches/results/nginx.json ;;
   esac
