@@ -55,6 +55,7 @@
 mod arrays;
 mod error;
 mod memory;
+mod mode;
 mod ops;
 mod row;
 mod schedule;
@@ -70,6 +71,7 @@ use rayon::prelude::*;
 
 use crate::arrays::apply;
 pub use crate::error::KernelError;
+pub use crate::mode::decoder_for_mode;
 use crate::ops::decode::{DecodeOp, decoder_for};
 use crate::ops::encode::encode_op;
 use crate::ops::normalize::NormalizeOp;

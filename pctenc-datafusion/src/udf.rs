@@ -11,7 +11,7 @@ use datafusion::logical_expr::{
     Signature, TypeSignature, Volatility,
 };
 use datafusion::prelude::SessionContext;
-use pctenc::{Decoder, Encoder, Set, Utf8Mode};
+use pctenc::{Decoder, Encoder, Set};
 
 use pctenc_arrow::{self as kernels, KernelError};
 
@@ -53,32 +53,9 @@ fn parse_set(name: &str) -> Result<Set, String> {
     name.parse::<Set>().map_err(|e| e.to_string())
 }
 
-/// The decoding modes of `percent_decode`: a comma-separated list of `strict` (the default:
-/// nothing), `lenient`, `plus`, `lossy`.
+/// The decoding modes of `percent_decode`, as pctenc-arrow names them.
 fn parse_mode(mode: &str) -> Result<Decoder, String> {
-    let mut dec = Decoder::new();
-    let mut strict = false;
-    for word in mode.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-        dec = match word.to_ascii_lowercase().as_str() {
-            "strict" => {
-                strict = true;
-                dec
-            }
-            "lenient" => dec.lenient(true),
-            "plus" => dec.plus_as_space(true),
-            "lossy" => dec.utf8(Utf8Mode::Lossy),
-            _ => {
-                return Err(format!(
-                    "unknown decoding mode `{word}`: expected strict, lenient, plus or lossy (or several, \
-                     comma-separated)"
-                ));
-            }
-        };
-    }
-    if strict && (dec.is_lenient() || dec.utf8_value() == Utf8Mode::Lossy) {
-        return Err(format!("decoding mode `{mode}`: strict contradicts lenient and lossy"));
-    }
-    Ok(dec)
+    pctenc_arrow::decoder_for_mode(mode)
 }
 
 /// The string value of a literal argument: `None` for a column (or a literal of another
