@@ -9,25 +9,15 @@
 
 use std::borrow::Cow;
 
+mod arrow;
+mod options;
+
 use pctenc::{Decoder, Encoder, Set, Utf8Mode, ValidationErrorKind, sets};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
-pyo3::create_exception!(
-    _pctenc,
-    DecodeError,
-    PyValueError,
-    "Decoding failed: `offset` says where (a byte offset), `kind` why; both are None on an \
-     error made by hand."
-);
-pyo3::create_exception!(
-    _pctenc,
-    ValidationError,
-    PyValueError,
-    "The input is not encoded for the set: `offset`, `kind` and `byte` say where and what; \
-     they are None on an error made by hand."
-);
+use crate::options::{DecodeError, ValidationError, encoder, named_set};
 
 /// Inputs at least this long are encoded or decoded with the GIL released.
 const RELEASE_GIL: usize = 32 * 1024;
@@ -388,27 +378,6 @@ fn output<'py>(py: Python<'py>, bytes: Vec<u8>, as_text: bool) -> PyResult<Bound
     }
 }
 
-fn named_set(name: &str) -> PyResult<Set> {
-    name.parse::<Set>().map_err(|e| PyValueError::new_err(e.to_string()))
-}
-
-fn encoder(
-    set: &str,
-    space_as_plus: bool,
-    lowercase: bool,
-    keep_escapes: bool,
-    iri: bool,
-) -> PyResult<Encoder> {
-    let mut s = named_set(set)?;
-    if space_as_plus {
-        s = s.with_space_as_plus(true);
-    }
-    if iri {
-        s = s.with_iri(true);
-    }
-    Ok(Encoder::new(s).lowercase(lowercase).keep_escapes(keep_escapes))
-}
-
 /// Percent-encodes `data` with a named set: `str` in, `str` out; `bytes` or a buffer in,
 /// `bytes` out. A `str` with a lone surrogate (which has no UTF-8) raises
 /// `UnicodeEncodeError`, as `urllib.parse.quote` does.
@@ -671,13 +640,15 @@ fn _pctenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sets_info, m)?)?;
     m.add_function(wrap_pyfunction!(form_parse, m)?)?;
     m.add_function(wrap_pyfunction!(form_serialize, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::arrow_kernel, m)?)?;
     // Class attributes, which the raised errors' own attributes hide: an error made by hand
     // (`DecodeError("x")`, as tests and wrappers do) has them too.
     let decode_error = m.py().get_type::<DecodeError>();
     let validation_error = m.py().get_type::<ValidationError>();
-    for (class, names) in
-        [(&decode_error, &["offset", "kind"][..]), (&validation_error, &["offset", "kind", "byte"][..])]
-    {
+    for (class, names) in [
+        (&decode_error, &["offset", "kind", "row", "chunk"][..]),
+        (&validation_error, &["offset", "kind", "byte"][..]),
+    ] {
         for name in names {
             class.setattr(*name, m.py().None())?;
         }
