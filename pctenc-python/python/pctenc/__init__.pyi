@@ -16,6 +16,9 @@ __version__: str
 class DecodeError(ValueError):
     offset: Optional[int]
     kind: Optional[str]
+    # From pctenc.arrow: the row in the whole input, and the chunk's index (None for an array).
+    row: Optional[int]
+    chunk: Optional[int]
 
 class ValidationError(ValueError):
     offset: Optional[int]
