@@ -415,12 +415,20 @@ step_python() {
   # `python -m pip`, not bin/pip: a venv kept in the build cache may come from a clone in
   # another folder, whose path bin/pip's first line names.
   target/py-venv/bin/python -m pip install --quiet --upgrade pip
-  limit 900 "pip install ./pctenc-python" target/py-venv/bin/python -m pip install --quiet ./pctenc-python pytest hypothesis
+  # pyarrow, Polars, DuckDB and pandas: pctenc.arrow's and pctenc.polars' tests need them all
+  # (PCTENC_REQUIRE_ARROW makes a missing one a failure, not a skip).
+  limit 900 "pip install ./pctenc-python" target/py-venv/bin/python -m pip install --quiet ./pctenc-python \
+    pytest hypothesis pyarrow polars duckdb pandas
   # The native API's errors are compared with the Rust library's through its CLI.
   cargo build --release --bin pctenc
-  PCTENC_REQUIRE_CLI=1 limit 600 "pytest pctenc-python" target/py-venv/bin/python -m pytest pctenc-python -q -p no:cacheprovider
-  # The benchmark script runs (its figures are in docs/BENCHMARKS.md, from a full run).
+  PCTENC_REQUIRE_CLI=1 PCTENC_REQUIRE_ARROW=1 limit 600 "pytest pctenc-python" \
+    target/py-venv/bin/python -m pytest pctenc-python -q -p no:cacheprovider
+  # The examples in pctenc.arrow's and pctenc.polars' docstrings, on the installed package.
+  limit 300 "doctests" target/py-venv/bin/python -m pytest -q -p no:cacheprovider --doctest-modules \
+    --pyargs pctenc.arrow pctenc.polars
+  # The benchmark scripts run (their figures are in docs/BENCHMARKS.md, from a full run).
   limit 300 "pctenc-python/bench.py" target/py-venv/bin/python pctenc-python/bench.py --quick
+  limit 300 "pctenc-python/bench_arrow.py" target/py-venv/bin/python pctenc-python/bench_arrow.py --quick
 }
 
 # ---------------------------------------------------------------------------------------
