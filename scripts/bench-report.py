@@ -14,6 +14,9 @@ benches/results/ (committed, so that anyone can regenerate and check the report)
   `pctenc-python/bench.py --json` (the page's "Python" section; left out when missing);
 - `capi.json`: the C API against the Rust API, written by `pctenc-capi/bench.sh --json`
   (the page's "C API" section; left out when the file is missing);
+- `python-arrow.json`: `pctenc.arrow` and `pctenc.polars` against a Python loop, DuckDB and
+  Polars' `map_elements`, written by `pctenc-python/bench_arrow.py --json` (the page's "Python
+  dataframes" section; left out when missing);
 - `arrow.json`: the Arrow kernels (`pctenc-arrow`) on each array kind and on one and two
   threads, written by `pctenc-arrow/bench.sh --json` (the page's "Arrow kernels" section;
   left out when the file is missing);
@@ -98,7 +101,8 @@ GROUPS = {
                  "`large-inputs.json`)", ("parallel-encode/", "parallel-decode/")),
     "charset": ("legacy encodings (`benches/charset.rs`, `charset.json`)", ()),
     "capi": ("the C API (`pctenc-capi/bench.sh`, `capi.json`)", ()),
-    "python": ("the Python package (`pctenc-python/bench.py`, `python.json`)", ()),
+    "python": ("the Python package (`pctenc-python/bench.py`, `python.json`; `bench_arrow.py`, "
+               "`python-arrow.json`)", ()),
     "arrow": ("the Arrow kernels (`pctenc-arrow/bench.sh`, `arrow.json`)", ()),
     "datafusion": ("the SQL functions (`pctenc-datafusion/bench.sh`, `datafusion.json`)", ()),
     "nginx": ("the nginx module against set-misc (`pctenc-nginx/bench.sh`, `nginx.json`)", ()),
@@ -256,6 +260,62 @@ of input):
 Goal: ASCII text stays on the SIMD paths at their speed (within 10%, this machine's noise
 between neighbouring runs). On Japanese text `encoding_rs`'s own conversion takes most of the
 time (`perf`: about three quarters of an encode).
+
+{verdict}
+"""
+
+
+def python_arrow_section(data, run=""):
+    """`pctenc.arrow` and `pctenc.polars` against a Python loop, DuckDB and Polars'
+    `map_elements`, from `python-arrow.json`."""
+    if not data:
+        return ""
+    r = data["median_s"]
+    ms = lambda s: f"{s * 1e3:.1f} ms"
+    rows = []
+    goals = {"python loop": 30, "duckdb": 2}
+    failures = []
+    for op in ("encode", "decode"):
+        ours = r[op]["pctenc.arrow"]
+        for name, label in (("python loop", f"a Python loop of `urllib.parse.{'quote' if op == 'encode' else 'unquote'}`"),
+                            ("duckdb", f"DuckDB's `url_{op}`"),
+                            ("polars map_elements(unquote)", "Polars `map_elements(urllib.parse.unquote)`")):
+            if name not in r[op]:
+                continue
+            ratio = r[op][name] / ours
+            goal = goals.get(name)
+            verdict = "" if goal is None else (f"{goal}x, met" if ratio >= goal else f"{goal}x, **not met**")
+            if goal is not None and ratio < goal:
+                failures.append(f"{op} against {name}: {ratio:.1f}x, goal {goal}x")
+            rows.append(f"| `{op}` | {label} | {ms(r[op][name])} | {ms(ours)} | {ratio:.1f}x | {verdict} |")
+    polars = r["decode"]["polars expression"] / r["decode"]["pctenc.arrow on the Series"]
+    if polars > 1.2:
+        failures.append(f"the Polars expression at {polars:.2f}x pctenc.arrow, goal 1.2x")
+    verdict = "All met in this run." if not failures else "Not met in this run: " + "; ".join(failures) + "."
+    v = data["versions"]
+    nl = "\n"
+    return f"""
+## Python dataframes
+
+{run}
+
+`pctenc.arrow` (pctenc-arrow's kernels on Arrow data from Python) and the `pctenc.polars`
+expression namespace, measured by `python3 pctenc-python/bench_arrow.py --json
+benches/results/python-arrow.json` on {data['date']} ({data['cpu']}, commit `{data['commit']}`,
+pyarrow {v['pyarrow']}, Polars {v['polars']}, DuckDB {v['duckdb']}), medians. Input: one column of
+{data['rows']:,} access-log values of about 100 bytes ({data['bytes']['encode'] / 1e6:.0f} MB; the
+decoders read the `rfc3986` encoding, {data['bytes']['decode'] / 1e6:.0f} MB), every side's output
+checked equal first. The Python loop runs over a list of the values made before timing; DuckDB
+runs on the same Arrow table and returns Arrow; both pctenc and DuckDB use both cores.
+
+| | against | theirs | `pctenc.arrow` | speed-up | goal |
+|---|---|---:|---:|---:|---|
+{nl.join(rows)}
+
+`df.select(pl.col("enc").pctenc.decode())` takes {ms(r['decode']['polars expression'])}, against
+{ms(r['decode']['pctenc.arrow on the Series'])} for `pctenc.arrow.decode` called on the Series:
+{polars:.2f}x (goal: within 1.2x). Both run the same kernels on the Series' `string_view`
+data; what the expression adds is `map_batches`' call and the Series built from the result.
 
 {verdict}
 """
@@ -888,7 +948,7 @@ def wrap_prose(text):
 
 
 def report(results, large, machine, backends, capi=None, datafusion=None, short=None, charset=None,
-           python=None, runs=None, nginx=None, arrow=None):
+           python=None, runs=None, nginx=None, arrow=None, python_arrow=None):
     best = backends[0]
     runs = runs or {}
     files = {"charset": charset, "capi": capi, "python": python, "datafusion": datafusion, "parallel": large,
@@ -1038,7 +1098,8 @@ against the serial ones, on the `log` workload, GB/s of input:
 
 {large_section(large)}
 """ + charset_section(charset, line("charset")) + capi_section(capi, line("capi")) \
-        + python_section(python, line("python")) + arrow_section(arrow, line("arrow")) \
+        + python_section(python, line("python")) + python_arrow_section(python_arrow, line("python")) \
+        + arrow_section(arrow, line("arrow")) \
         + datafusion_section(datafusion, line("datafusion")) \
         + nginx_section(nginx, line("nginx"))
 
@@ -1302,6 +1363,8 @@ def main():
     capi = json.loads(capi_path.read_text()) if capi_path.exists() else None
     df_path = results_dir / "datafusion.json"
     arrow_path = results_dir / "arrow.json"
+    python_arrow_path = results_dir / "python-arrow.json"
+    python_arrow = json.loads(python_arrow_path.read_text()) if python_arrow_path.exists() else None
     arrow = json.loads(arrow_path.read_text()) if arrow_path.exists() else None
     datafusion = json.loads(df_path.read_text()) if df_path.exists() else None
     short_path = results_dir / "short.json"
@@ -1315,7 +1378,8 @@ def main():
     runs_path = results_dir / "runs.json"
     runs = json.loads(runs_path.read_text()) if runs_path.exists() else {}
     outputs = {docs / "BENCHMARKS.md": wrap_prose(report(results, large, machine, backends, capi, datafusion,
-                                                         short, charset, python, runs, nginx, arrow))}
+                                                         short, charset, python, runs, nginx, arrow,
+                                                         python_arrow))}
     for name, svg in charts(results, backends, GOAL_SIZE):
         if svg is None:
             print(f"warning: no results at {size_label(GOAL_SIZE)} for {name}: left as it was", file=sys.stderr)

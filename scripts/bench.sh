@@ -15,7 +15,8 @@
 #   parallel         benches/parallel.rs and scripts/large-inputs.py (the CLI on large files)
 #   charset          benches/charset.rs, three rounds
 #   capi             pctenc-capi/bench.sh: the C API against the Rust API
-#   python           pctenc-python/bench.py (needs `pip install ./pctenc-python` first)
+#   python           pctenc-python/bench.py and bench_arrow.py (needs `pip install ./pctenc-python`
+#                    first, and pyarrow, polars and duckdb for the second)
 #   arrow            pctenc-arrow/bench.sh: the Arrow kernels on each array kind, 1 and 2 threads
 #   datafusion       pctenc-datafusion/bench.sh: the SQL functions against datafusion-spark
 #   nginx            pctenc-nginx/bench.sh: the nginx module against set-misc, under wrk
@@ -81,7 +82,10 @@ for group in "${groups[@]}"; do
       done
       ;;
     capi) bash pctenc-capi/bench.sh --json benches/results/capi.json ;;
-    python) python3 pctenc-python/bench.py --json benches/results/python.json ;;
+    python)
+      python3 pctenc-python/bench.py --json benches/results/python.json
+      python3 pctenc-python/bench_arrow.py --json benches/results/python-arrow.json
+      ;;
     arrow) bash pctenc-arrow/bench.sh --json benches/results/arrow.json ;;
     datafusion) bash pctenc-datafusion/bench.sh --json benches/results/datafusion.json ;;
     nginx) bash pctenc-nginx/bench.sh --json benches/results/nginx.json ;;
