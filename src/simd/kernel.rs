@@ -88,6 +88,11 @@ pub(crate) unsafe trait DecodeKernel: Kernel {
     /// vector loop resumes (a kernel that hands over dense blocks wants more).
     const HANDOVER: usize = Self::BYTES;
 
+    /// Whether the decoder's last partial block runs through this kernel over a zero-padded
+    /// copy (the generic decoder's `padded_tail`) rather than byte by byte: off for a kernel
+    /// that leaves dense blocks to the scalar decoder anyway.
+    const PADDED_TAIL: bool = true;
+
     /// How many escapes [`decode_escapes`](DecodeKernel::decode_escapes) decodes at once,
     /// for the runs of escapes that text in other scripts becomes; 0 for a kernel without
     /// that path, whose decoder then never looks for such runs.

@@ -8,14 +8,17 @@
 //! block), the kernel writes each `%` lane as its escape's byte and each `+` as a space,
 //! and compresses away the digit lanes. Blocks follow one another at a fixed step, so the
 //! loads never wait on the data. A block with a malformed `%` is handed to the scalar
-//! decoder, which gives the WHATWG copy or the exact error; so do the last `BYTES + 1` bytes.
+//! decoder, which gives the WHATWG copy or the exact error. The last `BYTES + 1` bytes or
+//! fewer, too short for a block and the two bytes after it, go through the same blocks over
+//! a zero-padded copy (`padded_tail`), or to the scalar decoder when they hold a malformed
+//! `%` (a `%` cut short by the end included) or the kernel leaves dense blocks to it.
 //! After a block made up entirely of escapes, kernels with an `ESCAPE_GROUP` decode the rest
 //! of the run a group at a time (`escape_run`).
 
 use core::mem::MaybeUninit;
 
 use crate::error::DecodeError;
-use crate::kernel_io::{Rules, Step};
+use crate::kernel_io::{Rules, Step, put};
 use crate::scalar::decode as scalar;
 use crate::simd::kernel::{DecodeKernel, Fits};
 
@@ -125,9 +128,90 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
         }
     }
     read += skip.trailing_ones() as usize;
+    // The end of the input, too short for a block and the two bytes after it: blocks over a
+    // zero-padded copy of it, not a byte at a time; without a `%` (or a `+` to decode), a
+    // copy. Anything else (a malformed `%`, too little room) is for the scalar decoder.
+    let rest = &input[read..];
+    if K::PADDED_TAIL && rest.len() <= TAIL {
+        if memchr::memchr(b'%', rest).is_some() {
+            // SAFETY: the CPU supports `K` (caller).
+            if let Some(n) = unsafe { padded_tail::<K>(rest, &mut out[written..], rules) } {
+                return Ok(Step { read: input.len(), written: written + n });
+            }
+        } else if !rules.plus && out.len() - written >= rest.len() {
+            put(&mut out[written..written + rest.len()], rest);
+            return Ok(Step { read: input.len(), written: written + rest.len() });
+        }
+    }
     let step =
         scalar::decode(&input[read..], &mut out[written..], rules, last).map_err(|e| e.shifted(read))?;
     Ok(Step { read: read + step.read, written: written + step.written })
+}
+
+/// The longest input [`padded_tail`] takes: two blocks of the widest kernel.
+const TAIL: usize = 2 * 64;
+
+/// Decodes `rest` (at most [`TAIL`] bytes, and at most two of `K`'s blocks) into `out`
+/// through a zero-padded copy on the stack, if every `%` in it starts a valid escape (a
+/// padding zero is no hex digit, so a `%` cut short by the end of `rest` is not), no escape
+/// decodes to a rejected byte, and the output fits: the number of bytes written. Otherwise
+/// `None`, with `out` written or not, and the scalar decoder does it.
+///
+/// # Safety
+/// The CPU supports `K`'s instruction set.
+#[inline(always)]
+unsafe fn padded_tail<K: DecodeKernel>(
+    rest: &[u8],
+    out: &mut [MaybeUninit<u8>],
+    rules: Rules,
+) -> Option<usize> {
+    let n = rest.len();
+    if n > 2 * K::BYTES {
+        return None;
+    }
+    // Each block reads `BYTES + 2` bytes; the second starts at `BYTES`.
+    let mut padded = [0u8; TAIL + 2];
+    padded[..n].copy_from_slice(rest);
+    let blocks = n.div_ceil(K::BYTES);
+    // Each block writes `BYTES + SLACK` bytes from where the output has got to: straight
+    // into `out` when that stays inside it, else into `scratch`, copied at the end.
+    let mut scratch = [MaybeUninit::<u8>::uninit(); TAIL + 64];
+    let direct = out.len() >= blocks * K::BYTES + K::SLACK;
+    let dst = if direct { out.as_mut_ptr() } else { scratch.as_mut_ptr() }.cast::<u8>();
+    let (mut at, mut written, mut skip) = (0, 0, 0u64);
+    while at < n {
+        // The block's lanes that hold input: a mask of more than `BYTES` lanes would keep
+        // lanes the kernel never decodes.
+        let lanes = (n - at).min(K::BYTES);
+        let lanes = if lanes >= 64 { u64::MAX } else { (1u64 << lanes) - 1 };
+        // SAFETY: `at <= BYTES` (`n <= 2 * BYTES`), so the block and the two bytes after it
+        // are in `padded` (`BYTES <= 64`).
+        let src = unsafe { padded.as_ptr().add(at) };
+        // SAFETY: as above.
+        let (pct, _) = unsafe { K::specials(src, rules.plus) };
+        let keep = lanes & !((pct << 1) | (pct << 2) | skip);
+        // SAFETY: `BYTES + 2` readable bytes at `src`; `written <= at`, so `BYTES + SLACK`
+        // writable bytes at `dst + written`: in `out` when `direct`, else in `scratch`
+        // (`2 * BYTES + SLACK <= TAIL + 64`).
+        if !unsafe { K::emit_checked(src, pct, rules.plus, keep, dst.add(written)) }
+            || (rules.reject != 0 && rejects(&padded[at..at + K::BYTES + 2], pct, rules.reject))
+        {
+            return None;
+        }
+        written += keep.count_ones() as usize;
+        let tail = pct >> (K::BYTES - 2) & 0b11;
+        skip = tail | tail >> 1;
+        at += K::BYTES;
+        // Nothing left but the digits of the block's last escape: no second block.
+        if at + skip.trailing_ones() as usize >= n {
+            break;
+        }
+    }
+    if !direct {
+        let to = out.get_mut(..written)?;
+        to.copy_from_slice(&scratch[..written]);
+    }
+    Some(written)
 }
 
 /// Whether one of the (valid) escapes at the `pct` lanes of `block` decodes to a byte in the

@@ -155,6 +155,8 @@ unsafe impl DecodeKernel for Sse2 {
     /// Blocks dense with escapes go to the scalar decoder (packing without a byte shuffle
     /// costs more than it saves), a few hundred bytes at a time.
     const HANDOVER: usize = 256;
+    /// The tail stays scalar: a padded block dense with escapes would come back to it.
+    const PADDED_TAIL: bool = false;
 
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
