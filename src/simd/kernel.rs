@@ -81,7 +81,7 @@ impl<K: Kernel> Fits for K {}
 /// As for [`Kernel`], the decoder and the validator bound their pointers by the kernel's
 /// constants: `specials`, `non_hex` and `scan` read only the `BYTES` bytes at `src`;
 /// `emit_checked` reads only `BYTES + 2` bytes at `src` and writes only within
-/// `BYTES + SLACK` bytes at `dst`; `decode_escapes` reads only `3 * ESCAPE_GROUP` bytes at
+/// `BYTES + DECODE_SLACK` bytes at `dst`; `decode_escapes` reads only `3 * ESCAPE_GROUP` bytes at
 /// `src` and writes only within `ESCAPE_GROUP` bytes at `dst`.
 pub(crate) unsafe trait DecodeKernel: Kernel {
     /// How much output the scalar decoder writes when a block is handed to it, before the
@@ -92,6 +92,11 @@ pub(crate) unsafe trait DecodeKernel: Kernel {
     /// copy (the generic decoder's `padded_tail`) rather than byte by byte: off for a kernel
     /// that leaves dense blocks to the scalar decoder anyway.
     const PADDED_TAIL: bool = true;
+
+    /// How many bytes past a block's `BYTES` `emit_checked` may write: the encoder's
+    /// [`SLACK`](Kernel::SLACK) unless the kernel's decoding stores reach less far (at most
+    /// 64, as `SLACK`).
+    const DECODE_SLACK: usize = Self::SLACK;
 
     /// How many escapes [`decode_escapes`](DecodeKernel::decode_escapes) decodes at once,
     /// for the runs of escapes that text in other scripts becomes; 0 for a kernel without
@@ -131,7 +136,7 @@ pub(crate) unsafe trait DecodeKernel: Kernel {
     ///
     /// # Safety
     /// As for `specials`; `src` is valid for reading `BYTES + 2` bytes and `dst` for writing
-    /// `BYTES + SLACK` bytes.
+    /// `BYTES + DECODE_SLACK` bytes.
     unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool;
 
     /// The three masks validation needs for the block at `src`: the lanes in the set `p` was

@@ -38,7 +38,7 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
 ) -> Result<Step, DecodeError> {
     let () = K::FITS;
     let lanes = if K::BYTES == 64 { u64::MAX } else { (1u64 << K::BYTES) - 1 };
-    let room = K::BYTES + K::SLACK;
+    let room = K::BYTES + K::DECODE_SLACK;
     let (mut read, mut written) = (0, 0);
     // The first lanes of this block that are digits of an escape the previous block decoded.
     // The step from block to block is fixed, so the loads do not wait on the data.
@@ -173,10 +173,10 @@ unsafe fn padded_tail<K: DecodeKernel>(
     let mut padded = [0u8; TAIL + 2];
     padded[..n].copy_from_slice(rest);
     let blocks = n.div_ceil(K::BYTES);
-    // Each block writes `BYTES + SLACK` bytes from where the output has got to: straight
+    // Each block writes `BYTES + DECODE_SLACK` bytes from where the output has got to: straight
     // into `out` when that stays inside it, else into `scratch`, copied at the end.
     let mut scratch = [MaybeUninit::<u8>::uninit(); TAIL + 64];
-    let direct = out.len() >= blocks * K::BYTES + K::SLACK;
+    let direct = out.len() >= blocks * K::BYTES + K::DECODE_SLACK;
     let dst = if direct { out.as_mut_ptr() } else { scratch.as_mut_ptr() }.cast::<u8>();
     let (mut at, mut written, mut skip) = (0, 0, 0u64);
     while at < n {
@@ -190,9 +190,9 @@ unsafe fn padded_tail<K: DecodeKernel>(
         // SAFETY: as above.
         let (pct, _) = unsafe { K::specials(src, rules.plus) };
         let keep = lanes & !((pct << 1) | (pct << 2) | skip);
-        // SAFETY: `BYTES + 2` readable bytes at `src`; `written <= at`, so `BYTES + SLACK`
+        // SAFETY: `BYTES + 2` readable bytes at `src`; `written <= at`, so `BYTES + DECODE_SLACK`
         // writable bytes at `dst + written`: in `out` when `direct`, else in `scratch`
-        // (`2 * BYTES + SLACK <= TAIL + 64`).
+        // (`2 * BYTES + DECODE_SLACK <= TAIL + 64`).
         if !unsafe { K::emit_checked(src, pct, rules.plus, keep, dst.add(written)) }
             || (rules.reject != 0 && rejects(&padded[at..at + K::BYTES + 2], pct, rules.reject))
         {
