@@ -213,6 +213,17 @@ macro_rules! backend {
             rules: $crate::kernel_io::Rules,
             last: bool,
         ) -> Result<$crate::kernel_io::Step, $crate::error::DecodeError> {
+            // A short value in one step where the kernel can (masked loads and stores): no
+            // narrower backend, no copy, no scalar code, unless it holds a malformed `%`.
+            if input.len() <= <$kernel as $crate::simd::kernel::DecodeKernel>::WHOLE && rules.reject == 0 {
+                // SAFETY: the features are available (caller).
+                let whole = unsafe {
+                    <$kernel as $crate::simd::kernel::DecodeKernel>::decode_whole(input, out, rules.plus)
+                };
+                if let Some(written) = whole {
+                    return Ok($crate::kernel_io::Step { read: input.len(), written });
+                }
+            }
             // A block is not enough: the vector decoder also looks at the two bytes after it.
             // Too short for any backend's block and those two bytes, the scalar code, which
             // the vector decoder would run on all of it.

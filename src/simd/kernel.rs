@@ -3,6 +3,8 @@
 //! `aarch64/`, and the build-time check of their constants ([`Fits`]). The algorithms over
 //! them are in `generic/`.
 
+use core::mem::MaybeUninit;
+
 use crate::set::Set;
 
 /// The per-block operations of one instruction set.
@@ -114,6 +116,26 @@ pub(crate) unsafe trait DecodeKernel: Kernel {
     unsafe fn decode_escapes(src: *const u8, dst: *mut u8) -> bool {
         let _ = (src, dst);
         false
+    }
+
+    /// The longest input [`decode_whole`](DecodeKernel::decode_whole) takes: 0 for a kernel
+    /// without that path.
+    const WHOLE: usize = 0;
+
+    /// Decodes all of `input` (at most `WHOLE` bytes, with no escape rejected) into `out` in
+    /// one step, without copying it anywhere first: the number of bytes written, if every
+    /// `%` starts a valid escape and the output fits. Otherwise `None`, with `out` written or
+    /// not, and the block decoder does it (and names the error). A kernel that can load and
+    /// store a partial block without touching memory past it (masked loads and stores) has
+    /// this path for the short values a proxy decodes, whose cost is otherwise the calls and
+    /// copies around one block.
+    ///
+    /// # Safety
+    /// The CPU supports the instruction set. Reads only `input`, writes only within `out`.
+    #[inline(always)]
+    unsafe fn decode_whole(input: &[u8], out: &mut [MaybeUninit<u8>], plus: bool) -> Option<usize> {
+        let _ = (input, out, plus);
+        None
     }
 
     /// The lanes of the block at `src` that hold `%`, and those that hold `+` (0 unless

@@ -13,6 +13,8 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use core::mem::MaybeUninit;
+
 use crate::set::Set;
 use crate::simd::kernel::{DecodeKernel, Kernel};
 use crate::simd::tables::Nibbles;
@@ -271,31 +273,50 @@ unsafe impl DecodeKernel for Avx512 {
 
     #[inline(always)]
     unsafe fn emit_checked(src: *const u8, pct: u64, plus: bool, keep: u64, dst: *mut u8) -> bool {
-        // SAFETY: 66 readable bytes at `src`, 64 writable at `dst`, AVX-512 BW and VBMI2
-        // (caller).
+        // SAFETY: 66 readable bytes at `src`, 64 writable at `dst`, AVX-512 BW, VBMI and
+        // VBMI2 (caller).
         unsafe {
-            let (high, high_ok) = digits(_mm512_loadu_si512(src.add(1).cast()));
-            let (low, low_ok) = digits(_mm512_loadu_si512(src.add(2).cast()));
-            if pct & !(high_ok & low_ok) != 0 {
+            let load = |at: usize| _mm512_loadu_si512(src.add(at).cast());
+            let Some(v) = decoded(load(0), load(1), load(2), pct, plus) else {
                 return false;
-            }
-            let v = _mm512_loadu_si512(src.cast());
-            // The 16-bit shift carries a non-digit lane's garbage into the next lane's low
-            // nibble; `vpternlogd` (0xEA: `(a & b) | c`) masks it off and merges the low digit.
-            let byte = _mm512_ternarylogic_epi32(
-                _mm512_slli_epi16(high, 4),
-                _mm512_set1_epi8(0xF0u8 as i8),
-                low,
-                0xEA,
-            );
-            let spaces = if plus { _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8)) } else { 0 };
-            let v = _mm512_mask_blend_epi8(spaces, v, _mm512_set1_epi8(b' ' as i8));
-            let v = _mm512_mask_blend_epi8(pct, v, byte);
+            };
             // Compress in a register, then one plain store: `vpcompressb` straight to memory
             // is microcoded on some CPUs.
             _mm512_storeu_si512(dst.cast(), _mm512_maskz_compress_epi8(keep, v));
         }
         true
+    }
+
+    const WHOLE: usize = 64;
+
+    #[inline(always)]
+    unsafe fn decode_whole(input: &[u8], out: &mut [MaybeUninit<u8>], plus: bool) -> Option<usize> {
+        let n = input.len();
+        let lanes = first_lanes(n);
+        // SAFETY: AVX-512 BW, VBMI and VBMI2 (caller). Each load is masked to the lanes that
+        // fall inside `input` (the lanes after them read nothing, and fault on nothing), and
+        // the store to the first `written` lanes, inside `out`. The pointers one and two on
+        // are only formed (`wrapping_add`), never read past `input`.
+        unsafe {
+            let load =
+                |at: usize| _mm512_maskz_loadu_epi8(lanes >> at, input.as_ptr().wrapping_add(at).cast());
+            let v = load(0);
+            let pct = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8)) & lanes;
+            // The lanes past the end load as zeros, which are no hex digits: a `%` cut short
+            // by the end is no valid escape.
+            let decoded = decoded(v, load(1), load(2), pct, plus)?;
+            let keep = lanes & !((pct << 1) | (pct << 2));
+            let written = keep.count_ones() as usize;
+            if out.len() < written {
+                return None;
+            }
+            _mm512_mask_storeu_epi8(
+                out.as_mut_ptr().cast(),
+                first_lanes(written),
+                _mm512_maskz_compress_epi8(keep, decoded),
+            );
+            Some(written)
+        }
     }
 
     const ESCAPE_GROUP: usize = 32;
@@ -323,6 +344,37 @@ unsafe impl DecodeKernel for Avx512 {
         }
         true
     }
+}
+
+/// The block `v` decoded in place: each `%` lane (`pct`) the byte its two digits (in the
+/// same lanes of `high` and `low`, the bytes one and two on) stand for, each `+` a space when
+/// `plus`; `None` if a `%` lane is not followed by two hex digits.
+///
+/// # Safety
+/// The CPU supports AVX-512 BW and VBMI.
+#[inline(always)]
+unsafe fn decoded(v: __m512i, high: __m512i, low: __m512i, pct: u64, plus: bool) -> Option<__m512i> {
+    // SAFETY: AVX-512 BW and VBMI (caller).
+    unsafe {
+        let (high, high_ok) = digits(high);
+        let (low, low_ok) = digits(low);
+        if pct & !(high_ok & low_ok) != 0 {
+            return None;
+        }
+        // The 16-bit shift carries a non-digit lane's garbage into the next lane's low nibble;
+        // `vpternlogd` (0xEA: `(a & b) | c`) masks it off and merges the low digit.
+        let byte =
+            _mm512_ternarylogic_epi32(_mm512_slli_epi16(high, 4), _mm512_set1_epi8(0xF0u8 as i8), low, 0xEA);
+        let spaces = if plus { _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8)) } else { 0 };
+        let v = _mm512_mask_blend_epi8(spaces, v, _mm512_set1_epi8(b' ' as i8));
+        Some(_mm512_mask_blend_epi8(pct, v, byte))
+    }
+}
+
+/// A mask of the first `n` lanes.
+#[inline(always)]
+fn first_lanes(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
 /// For a run of 32 escapes in 96 bytes (`a` the first 64, `b` the last 32): the lanes of
