@@ -287,36 +287,44 @@ unsafe impl DecodeKernel for Avx512 {
         true
     }
 
-    const WHOLE: usize = 64;
+    const WHOLE: usize = 128;
 
     #[inline(always)]
     unsafe fn decode_whole(input: &[u8], out: &mut [MaybeUninit<u8>], plus: bool) -> Option<usize> {
-        let n = input.len();
-        let lanes = first_lanes(n);
-        // SAFETY: AVX-512 BW, VBMI and VBMI2 (caller). Each load is masked to the lanes that
-        // fall inside `input` (the lanes after them read nothing, and fault on nothing), and
-        // the store to the first `written` lanes, inside `out`. The pointers one and two on
-        // are only formed (`wrapping_add`), never read past `input`.
-        unsafe {
-            let load =
-                |at: usize| _mm512_maskz_loadu_epi8(lanes >> at, input.as_ptr().wrapping_add(at).cast());
-            let v = load(0);
-            let pct = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8)) & lanes;
-            // The lanes past the end load as zeros, which are no hex digits: a `%` cut short
-            // by the end is no valid escape.
-            let decoded = decoded(v, load(1), load(2), pct, plus)?;
-            let keep = lanes & !((pct << 1) | (pct << 2));
-            let written = keep.count_ones() as usize;
-            if out.len() < written {
-                return None;
-            }
-            _mm512_mask_storeu_epi8(
-                out.as_mut_ptr().cast(),
-                first_lanes(written),
-                _mm512_maskz_compress_epi8(keep, decoded),
-            );
-            Some(written)
+        // One block, or two, decoded in registers before anything is stored.
+        // SAFETY: AVX-512 BW, VBMI and VBMI2 (caller); `partial_block` reads only `input`.
+        let (first, keep, pct) = unsafe { partial_block(input, 0, 0, plus) }?;
+        let (second, keep2) = if input.len() > 64 {
+            // The digits of an escape in the first block's last two lanes open the second.
+            let tail = pct >> 62;
+            // SAFETY: as above.
+            let (v, keep2, _) = unsafe { partial_block(input, 64, tail | tail >> 1, plus) }?;
+            (v, keep2)
+        } else {
+            (first, 0)
+        };
+        let (written, written2) = (keep.count_ones() as usize, keep2.count_ones() as usize);
+        if out.len() < written + written2 {
+            return None;
         }
+        let dst = out.as_mut_ptr().cast::<u8>();
+        // SAFETY: AVX-512 BW and VBMI2 (caller); each store is masked to the lanes of the
+        // output, and `out` holds all of it (checked above).
+        unsafe {
+            _mm512_mask_storeu_epi8(
+                dst.cast(),
+                first_lanes(written),
+                _mm512_maskz_compress_epi8(keep, first),
+            );
+            if keep2 != 0 {
+                _mm512_mask_storeu_epi8(
+                    dst.add(written).cast(),
+                    first_lanes(written2),
+                    _mm512_maskz_compress_epi8(keep2, second),
+                );
+            }
+        }
+        Some(written + written2)
     }
 
     const ESCAPE_GROUP: usize = 32;
@@ -368,6 +376,32 @@ unsafe fn decoded(v: __m512i, high: __m512i, low: __m512i, pct: u64, plus: bool)
         let spaces = if plus { _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'+' as i8)) } else { 0 };
         let v = _mm512_mask_blend_epi8(spaces, v, _mm512_set1_epi8(b' ' as i8));
         Some(_mm512_mask_blend_epi8(pct, v, byte))
+    }
+}
+
+/// The block of `input` at `at` (`at < input.len()`) decoded in a register by [`decoded`],
+/// with the lanes to keep (those in `input`, less escapes' digits and the `skip` lanes) and
+/// the `%` lanes; `None` if a `%` is not followed by two hex digits. The loads are masked to
+/// the lanes inside `input`; the others load as zeros, which are no hex digits, so a `%` cut
+/// short by the end is no valid escape.
+///
+/// # Safety
+/// The CPU supports AVX-512 BW and VBMI.
+#[inline(always)]
+unsafe fn partial_block(input: &[u8], at: usize, skip: u64, plus: bool) -> Option<(__m512i, u64, u64)> {
+    let n = input.len();
+    // SAFETY: AVX-512 BW (caller). Each load's mask holds only lanes inside `input`, and a
+    // masked-off lane reads nothing and faults on nothing; the pointer is only formed
+    // (`wrapping_add`) where it points past `input`.
+    let load = |from: usize| unsafe {
+        _mm512_maskz_loadu_epi8(first_lanes(n.saturating_sub(from)), input.as_ptr().wrapping_add(from).cast())
+    };
+    let (v, high, low) = (load(at), load(at + 1), load(at + 2));
+    // SAFETY: AVX-512 BW and VBMI (caller).
+    unsafe {
+        let pct = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));
+        let keep = first_lanes(n - at) & !((pct << 1) | (pct << 2) | skip);
+        decoded(v, high, low, pct, plus).map(|v| (v, keep, pct))
     }
 }
 
