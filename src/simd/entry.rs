@@ -42,7 +42,8 @@ pub(crate) use cpu_has;
 ///
 /// `narrow: [file, ...]` names the backends (sibling files, widest first) that encode, count,
 /// measure, validate and decode inputs shorter than one of this kernel's blocks, which would
-/// otherwise go to the scalar code: a 40-byte input is one AVX2 block and a tail, not 40
+/// otherwise go to the scalar code (a kernel with `Kernel::EXACT` encodes them itself, and
+/// one with `DecodeKernel::WHOLE` decodes those up to that long itself): a 40-byte input is one AVX2 block and a tail, not 40
 /// scalar steps. Such an input goes to the first of them whose block it holds, in one call
 /// (not from each backend to the next). Their features must all be in this list (checked at
 /// compile time), so this backend's callers vouch for them too.
@@ -146,6 +147,11 @@ macro_rules! backend {
             digits: &[u8; 16],
             out: &mut [core::mem::MaybeUninit<u8>],
         ) -> $crate::kernel_io::Partial {
+            // A kernel that encodes a partial block in place (`EXACT`) keeps short inputs.
+            if <$kernel as $crate::simd::kernel::Kernel>::EXACT {
+                // SAFETY: the features are available (caller).
+                return unsafe { encode_blocks(input, set, digits, out) };
+            }
             $crate::simd::entry::short_input! {
                 len: input.len(), short: SHORT, block: <$kernel as $crate::simd::kernel::Kernel>::BYTES,
                 scalar: $crate::kernel_io::Partial::of(

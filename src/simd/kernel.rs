@@ -52,6 +52,44 @@ pub(crate) unsafe trait Kernel {
     /// As for `classify`, and `dst` is valid for writing the output plus
     /// [`SLACK`](Kernel::SLACK) bytes.
     unsafe fn emit(p: &Self::Prepared, src: *const u8, escaped: u64, plus: u64, dst: *mut u8) -> usize;
+
+    /// Whether the kernel can classify and encode a partial block in place
+    /// ([`classify_partial`](Kernel::classify_partial), [`emit_exact`](Kernel::emit_exact)),
+    /// reading only the input's bytes and writing only the output's (masked loads and
+    /// stores). The encoder then needs no scratch copy near the end of its output and no
+    /// overlapping last block, and inputs shorter than a block stay with this kernel.
+    const EXACT: bool = false;
+
+    /// [`classify`](Kernel::classify) of the first `n` bytes at `src` (`n <= BYTES`): the
+    /// lanes from `n` on are clear in both masks.
+    ///
+    /// # Safety
+    /// As for `prepare`, and `src` is valid for reading `n` bytes; only kernels with `EXACT`.
+    #[inline(always)]
+    unsafe fn classify_partial(p: &Self::Prepared, src: *const u8, n: usize) -> (u64, u64) {
+        let _ = (p, src, n);
+        unreachable!("classify_partial of a kernel without EXACT")
+    }
+
+    /// [`emit`](Kernel::emit) of the first `n` bytes at `src` (`n <= BYTES`, masks from
+    /// [`classify_partial`](Kernel::classify_partial)), writing exactly the output, nothing
+    /// past it.
+    ///
+    /// # Safety
+    /// As for `classify_partial`, and `dst` is valid for writing the output
+    /// (`n + 2 * popcount(escaped)` bytes); only kernels with `EXACT`.
+    #[inline(always)]
+    unsafe fn emit_exact(
+        p: &Self::Prepared,
+        src: *const u8,
+        n: usize,
+        escaped: u64,
+        plus: u64,
+        dst: *mut u8,
+    ) -> usize {
+        let _ = (p, src, n, escaped, plus, dst);
+        unreachable!("emit_exact of a kernel without EXACT")
+    }
 }
 
 /// Room for the output of one block and its slack.

@@ -176,7 +176,7 @@ pub(crate) unsafe fn encode<K: Kernel>(
     out: &mut [MaybeUninit<u8>],
 ) -> Result<usize, Partial> {
     let () = K::FITS;
-    if input.len() < K::BYTES {
+    if input.len() < K::BYTES && !K::EXACT {
         return scalar::encode(input, set, digits, out);
     }
     // SAFETY: the caller vouches for the CPU.
@@ -224,6 +224,15 @@ pub(crate) unsafe fn encode<K: Kernel>(
         if out.len() - written >= roomy {
             // SAFETY: `out` has room for the block's output and its slack.
             written += unsafe { K::emit(&p, src, escaped, plus, out.as_mut_ptr().cast::<u8>().add(written)) };
+        } else if K::EXACT {
+            // Near the end of `out`: stores of exactly the output, straight into it.
+            if out.len() - written < K::BYTES + 2 * escaped.count_ones() as usize {
+                return Err(Partial { read: at, written });
+            }
+            // SAFETY: `BYTES` readable bytes at `src`, room for the block's output (checked).
+            written += unsafe {
+                K::emit_exact(&p, src, K::BYTES, escaped, plus, out.as_mut_ptr().cast::<u8>().add(written))
+            };
         } else {
             // Near the end of `out`: encode into scratch, then copy what belongs here.
             // SAFETY: `scratch` holds any block's output and slack.
@@ -236,7 +245,20 @@ pub(crate) unsafe fn encode<K: Kernel>(
         }
         at += K::BYTES;
     }
-    if at < input.len() {
+    if at < input.len() && K::EXACT {
+        // The last, partial block, on its own bytes only.
+        let n = input.len() - at;
+        // SAFETY: `n` readable bytes at `at`.
+        let src = unsafe { input.as_ptr().add(at) };
+        // SAFETY: as above.
+        let (escaped, plus) = unsafe { K::classify_partial(&p, src, n) };
+        if out.len() - written < n + 2 * escaped.count_ones() as usize {
+            return Err(Partial { read: at, written });
+        }
+        // SAFETY: as above, and room for the block's output (checked).
+        written +=
+            unsafe { K::emit_exact(&p, src, n, escaped, plus, out.as_mut_ptr().cast::<u8>().add(written)) };
+    } else if at < input.len() {
         // The last, partial block: encode the final BYTES bytes of the input (it is at least
         // that long) into scratch and keep the end of the output, which belongs to the
         // `input.len() - at` new bytes.

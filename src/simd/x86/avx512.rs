@@ -155,54 +155,124 @@ unsafe impl Kernel for Avx512 {
     #[inline(always)]
     unsafe fn classify(p: &Prepared, src: *const u8) -> (u64, u64) {
         // SAFETY: 64 readable bytes and AVX-512 BW (caller).
-        unsafe {
-            let v = _mm512_loadu_si512(src.cast());
-            let row_bits = _mm512_shuffle_epi8(p.lo, v);
-            let row =
-                _mm512_shuffle_epi8(p.hi, _mm512_and_si512(_mm512_srli_epi16(v, 4), _mm512_set1_epi8(0x0F)));
-            let escaped = _mm512_test_epi8_mask(row_bits, row) | (_mm512_movepi8_mask(v) & p.high);
-            let spaces = if p.plus { _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b' ' as i8)) } else { 0 };
-            (escaped & !spaces, spaces)
-        }
+        unsafe { classify(p, _mm512_loadu_si512(src.cast())) }
     }
 
     #[inline(always)]
     unsafe fn emit(p: &Prepared, src: *const u8, escaped: u64, plus: u64, dst: *mut u8) -> usize {
         // SAFETY: 64 readable bytes at `src`, room for the output and `SLACK` (64) bytes at
-        // `dst` (caller); each store below starts inside the output, so ends within that.
-        unsafe {
-            let v = _mm512_loadu_si512(src.cast());
-            if escaped | plus == 0 {
-                _mm512_storeu_si512(dst.cast(), v);
-                return 64;
+        // `dst` (caller), which `emit` writes within with `EXACT` false.
+        unsafe { emit::<false>(p, _mm512_loadu_si512(src.cast()), u64::MAX, escaped, plus, dst) }
+    }
+
+    const EXACT: bool = true;
+
+    #[inline(always)]
+    unsafe fn classify_partial(p: &Prepared, src: *const u8, n: usize) -> (u64, u64) {
+        let lanes = first_lanes(n);
+        // SAFETY: `n` readable bytes at `src` and AVX-512 BW (caller); the load is masked to
+        // them, and a masked-off lane reads nothing and faults on nothing.
+        let (escaped, plus) = unsafe { classify(p, _mm512_maskz_loadu_epi8(lanes, src.cast())) };
+        (escaped & lanes, plus & lanes)
+    }
+
+    #[inline(always)]
+    unsafe fn emit_exact(
+        p: &Prepared,
+        src: *const u8,
+        n: usize,
+        escaped: u64,
+        plus: u64,
+        dst: *mut u8,
+    ) -> usize {
+        let lanes = first_lanes(n);
+        // SAFETY: `n` readable bytes at `src`, room for the output at `dst` (caller): the load
+        // is masked to the input's lanes, and `emit` with `EXACT` masks its stores to the
+        // output's.
+        unsafe { emit::<true>(p, _mm512_maskz_loadu_epi8(lanes, src.cast()), lanes, escaped, plus, dst) }
+    }
+}
+
+/// The masks of the block `v` (see [`Kernel::classify`]).
+///
+/// # Safety
+/// The CPU supports AVX-512 BW.
+#[inline(always)]
+unsafe fn classify(p: &Prepared, v: __m512i) -> (u64, u64) {
+    // SAFETY: AVX-512 BW (caller).
+    unsafe {
+        let row_bits = _mm512_shuffle_epi8(p.lo, v);
+        let row =
+            _mm512_shuffle_epi8(p.hi, _mm512_and_si512(_mm512_srli_epi16(v, 4), _mm512_set1_epi8(0x0F)));
+        let escaped = _mm512_test_epi8_mask(row_bits, row) | (_mm512_movepi8_mask(v) & p.high);
+        let spaces = if p.plus { _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b' ' as i8)) } else { 0 };
+        (escaped & !spaces, spaces)
+    }
+}
+
+/// Writes the encoding of the input bytes of `v` (its `lanes`, the first ones: all 64 unless
+/// `EXACT`) to `dst`, whose masks are `escaped` and `plus`, and returns its length. Without
+/// `EXACT`, each window's register is stored whole (up to 64 bytes past the output); with it,
+/// each store is masked to the output's bytes, and windows with none are skipped.
+///
+/// # Safety
+/// The CPU supports AVX-512 BW, VBMI, VBMI2 and BMI2; `dst` is valid for writing the output,
+/// plus 64 bytes unless `EXACT`.
+#[inline(always)]
+unsafe fn emit<const EXACT: bool>(
+    p: &Prepared,
+    v: __m512i,
+    lanes: u64,
+    escaped: u64,
+    plus: u64,
+    dst: *mut u8,
+) -> usize {
+    // SAFETY: the features (caller); every store starts inside the output at `dst` and is
+    // either masked to it (`EXACT`) or ends at most 64 bytes past it.
+    unsafe {
+        if escaped | plus == 0 {
+            if EXACT {
+                _mm512_mask_storeu_epi8(dst.cast(), lanes, v);
+                return lanes.count_ones() as usize;
             }
-            let kept = _mm512_mask_blend_epi8(plus, v, _mm512_set1_epi8(b'+' as i8));
-            let first = _mm512_mask_blend_epi8(escaped, kept, _mm512_set1_epi8(b'%' as i8));
-            let nibble = _mm512_set1_epi8(0x0F);
-            let h = _mm512_shuffle_epi8(p.digits, _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
-            let l = _mm512_shuffle_epi8(p.digits, _mm512_and_si512(v, nibble));
-            let mut written = 0;
-            for w in 0..3 {
-                let parts = _mm512_permutex2var_epi8(first, load64(&LAYOUT.first_or_high[w]), h);
-                let lows = _mm512_permutexvar_epi8(load64(&LAYOUT.low[w]), l);
-                let slots = _mm512_mask_blend_epi8(LAYOUT.part_slots[w][2], parts, lows);
-                if escaped == u64::MAX {
-                    _mm512_storeu_si512(dst.add(written).cast(), slots);
-                    written += 64;
-                    continue;
+            _mm512_storeu_si512(dst.cast(), v);
+            return 64;
+        }
+        let kept = _mm512_mask_blend_epi8(plus, v, _mm512_set1_epi8(b'+' as i8));
+        let first = _mm512_mask_blend_epi8(escaped, kept, _mm512_set1_epi8(b'%' as i8));
+        let nibble = _mm512_set1_epi8(0x0F);
+        let h = _mm512_shuffle_epi8(p.digits, _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
+        let l = _mm512_shuffle_epi8(p.digits, _mm512_and_si512(v, nibble));
+        let mut written = 0;
+        for w in 0..3 {
+            let parts = _mm512_permutex2var_epi8(first, load64(&LAYOUT.first_or_high[w]), h);
+            let lows = _mm512_permutexvar_epi8(load64(&LAYOUT.low[w]), l);
+            let slots = _mm512_mask_blend_epi8(LAYOUT.part_slots[w][2], parts, lows);
+            if !EXACT && escaped == u64::MAX {
+                _mm512_storeu_si512(dst.add(written).cast(), slots);
+                written += 64;
+                continue;
+            }
+            // Keep part 0 of every input byte, parts 1 and 2 of escaped bytes.
+            let [s0, s1, s2] = LAYOUT.part_start[w];
+            let [m0, m1, m2] = LAYOUT.part_slots[w];
+            let present = if EXACT { pdep64(lanes >> s0, m0) } else { m0 };
+            let keep = present | pdep64(escaped >> s1, m1) | pdep64(escaped >> s2, m2);
+            let n = keep.count_ones();
+            let packed = _mm512_maskz_compress_epi8(keep, slots);
+            if EXACT {
+                if n == 0 {
+                    break;
                 }
-                // Keep part 0 of every byte, parts 1 and 2 of escaped bytes.
-                let [_, s1, s2] = LAYOUT.part_start[w];
-                let [m0, m1, m2] = LAYOUT.part_slots[w];
-                let keep = m0 | pdep64(escaped >> s1, m1) | pdep64(escaped >> s2, m2);
-                let n = keep.count_ones();
+                _mm512_mask_storeu_epi8(dst.add(written).cast(), first_lanes(n as usize), packed);
+            } else {
                 // The whole register: its lanes past `n` are garbage that the next store, or
                 // the caller's slack, takes.
-                _mm512_storeu_si512(dst.add(written).cast(), _mm512_maskz_compress_epi8(keep, slots));
-                written += n as usize;
+                _mm512_storeu_si512(dst.add(written).cast(), packed);
             }
-            written
+            written += n as usize;
         }
+        written
     }
 }
 
