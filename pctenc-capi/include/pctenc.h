@@ -464,7 +464,8 @@ size_t pctenc_encoded_len(const struct pctenc_encoder *enc,
  * `*written` to the size needed, and leaves unspecified bytes in `dst[0..cap)`; a size
  * query with `dst = NULL`, `cap = 0` works this way. `src` and `dst` must not overlap.
  *
- * Writes: `dst[0..*written)`; `*written` (0 on a bad argument); `*err` when not NULL.
+ * Writes: `dst[0..*written)` (and, on success, possibly bytes after it, up to
+ * `dst + cap`: the vector code stores whole registers); `*written` (0 on a bad argument); `*err` when not NULL.
  * Returns `PCTENC_OK`, `PCTENC_BUFFER_TOO_SMALL`, or `PCTENC_BAD_ARGUMENT` (NULL `enc` or
  * `written`, a NULL buffer with a length, overlapping buffers). Encoding never fails on
  * input.
@@ -595,7 +596,8 @@ enum pctenc_status pctenc_decoded_len(const struct pctenc_decoder *dec,
  * large enough. After an error the contents of `dst[0..cap)` are unspecified. `src` and
  * `dst` must not overlap (see `pctenc_decode_in_place`).
  *
- * Writes: `dst[0..*written)`; `*written` (0 on errors other than
+ * Writes: `dst[0..*written)` (and, on success, possibly bytes after it, up to
+ * `dst + cap`: the vector code stores whole registers); `*written` (0 on errors other than
  * `PCTENC_BUFFER_TOO_SMALL`); `*err` when not NULL.
  * Returns `PCTENC_OK`, `PCTENC_INVALID_INPUT` (kind and offset in `*err`; the kind is one
  * of truncated escape, invalid escape, invalid UTF-8, forbidden byte, lone surrogate),
@@ -660,7 +662,8 @@ enum pctenc_status pctenc_decode_in_place(const struct pctenc_decoder *dec,
  * `PCTENC_BUFFER_TOO_SMALL` and sets `*written` to the size needed. `src` and `dst` must
  * not overlap (see `pctenc_normalize_in_place`).
  *
- * Writes: `dst[0..*written)`; `*written`; `*err` when not NULL.
+ * Writes: `dst[0..*written)` (and, on success, possibly bytes after it, up to
+ * `dst + cap`: the vector code stores whole registers); `*written`; `*err` when not NULL.
  * Returns `PCTENC_OK`, `PCTENC_BUFFER_TOO_SMALL` or `PCTENC_BAD_ARGUMENT` (NULL `written`,
  * a NULL buffer with a length, overlapping buffers). Thread-safe.
  *

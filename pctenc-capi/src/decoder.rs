@@ -188,7 +188,8 @@ fn decoded_len(dec: &Decoder, src: &[u8]) -> Result<usize, Failure> {
 /// large enough. After an error the contents of `dst[0..cap)` are unspecified. `src` and
 /// `dst` must not overlap (see `pctenc_decode_in_place`).
 ///
-/// Writes: `dst[0..*written)`; `*written` (0 on errors other than
+/// Writes: `dst[0..*written)` (and, on success, possibly bytes after it, up to
+/// `dst + cap`: the vector code stores whole registers); `*written` (0 on errors other than
 /// `PCTENC_BUFFER_TOO_SMALL`); `*err` when not NULL.
 /// Returns `PCTENC_OK`, `PCTENC_INVALID_INPUT` (kind and offset in `*err`; the kind is one
 /// of truncated escape, invalid escape, invalid UTF-8, forbidden byte, lone surrogate),

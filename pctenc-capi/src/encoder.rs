@@ -170,7 +170,8 @@ pub unsafe extern "C" fn pctenc_encoded_len(enc: *const pctenc_encoder, src: *co
 /// `*written` to the size needed, and leaves unspecified bytes in `dst[0..cap)`; a size
 /// query with `dst = NULL`, `cap = 0` works this way. `src` and `dst` must not overlap.
 ///
-/// Writes: `dst[0..*written)`; `*written` (0 on a bad argument); `*err` when not NULL.
+/// Writes: `dst[0..*written)` (and, on success, possibly bytes after it, up to
+/// `dst + cap`: the vector code stores whole registers); `*written` (0 on a bad argument); `*err` when not NULL.
 /// Returns `PCTENC_OK`, `PCTENC_BUFFER_TOO_SMALL`, or `PCTENC_BAD_ARGUMENT` (NULL `enc` or
 /// `written`, a NULL buffer with a length, overlapping buffers). Encoding never fails on
 /// input.

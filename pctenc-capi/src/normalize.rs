@@ -22,7 +22,8 @@ use crate::ffi::{input, output, overlap, store};
 /// `PCTENC_BUFFER_TOO_SMALL` and sets `*written` to the size needed. `src` and `dst` must
 /// not overlap (see `pctenc_normalize_in_place`).
 ///
-/// Writes: `dst[0..*written)`; `*written`; `*err` when not NULL.
+/// Writes: `dst[0..*written)` (and, on success, possibly bytes after it, up to
+/// `dst + cap`: the vector code stores whole registers); `*written`; `*err` when not NULL.
 /// Returns `PCTENC_OK`, `PCTENC_BUFFER_TOO_SMALL` or `PCTENC_BAD_ARGUMENT` (NULL `written`,
 /// a NULL buffer with a length, overlapping buffers). Thread-safe.
 ///
