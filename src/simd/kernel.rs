@@ -21,6 +21,8 @@ use crate::set::Set;
 /// - `classify` reads only the `BYTES` bytes at `src`;
 /// - `emit` reads only the `BYTES` bytes at `src`, writes only within the returned length
 ///   plus `SLACK` bytes at `dst`, and returns at most `3 * BYTES`.
+/// - with `EXACT`, `classify_partial` reads only the `n` bytes at `src`, and `emit_exact`
+///   reads only those and writes only within the returned length at `dst`.
 pub(crate) unsafe trait Kernel {
     /// Input bytes per block (2 to 64: the masks are `u64`, and the decoder and validator
     /// look two bytes past a `%`).
@@ -71,9 +73,9 @@ pub(crate) unsafe trait Kernel {
         unreachable!("classify_partial of a kernel without EXACT")
     }
 
-    /// [`emit`](Kernel::emit) of the first `n` bytes at `src` (`n <= BYTES`, masks from
-    /// [`classify_partial`](Kernel::classify_partial)), writing exactly the output, nothing
-    /// past it.
+    /// [`emit`](Kernel::emit) of the first `n` bytes at `src` (`n <= BYTES`), writing exactly
+    /// the output, nothing past it. The masks are those of [`classify`](Kernel::classify) or
+    /// [`classify_partial`](Kernel::classify_partial): no bit set from lane `n` on.
     ///
     /// # Safety
     /// As for `classify_partial`, and `dst` is valid for writing the output
@@ -122,7 +124,8 @@ impl<K: Kernel> Fits for K {}
 /// constants: `specials`, `non_hex` and `scan` read only the `BYTES` bytes at `src`;
 /// `emit_checked` reads only `BYTES + 2` bytes at `src` and writes only within
 /// `BYTES + DECODE_SLACK` bytes at `dst`; `decode_escapes` reads only `3 * ESCAPE_GROUP` bytes at
-/// `src` and writes only within `ESCAPE_GROUP` bytes at `dst`.
+/// `src` and writes only within `ESCAPE_GROUP` bytes at `dst`; `decode_whole` reads only
+/// `input` and writes only within `out`.
 pub(crate) unsafe trait DecodeKernel: Kernel {
     /// How much output the scalar decoder writes when a block is handed to it, before the
     /// vector loop resumes (a kernel that hands over dense blocks wants more).

@@ -118,7 +118,7 @@ unsafe impl Kernel for Neon {
 }
 
 // SAFETY: the loads are of the block and, for `emit_checked`, the 16 bytes one and two bytes
-// on (18 in all); `emit_checked` stores at most 16 bytes, within `BYTES + SLACK` (32).
+// on (18 in all); `emit_checked` stores at most 16 bytes, within `BYTES + DECODE_SLACK` (32).
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Neon {
     #[inline(always)]

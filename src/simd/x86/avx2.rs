@@ -104,7 +104,7 @@ unsafe impl Kernel for Avx2 {
 }
 
 // SAFETY: the loads are of the block and, for `emit_checked`, the 32 bytes one and two bytes
-// on (34 in all); `emit_checked` stores at most 32 bytes, within `BYTES + SLACK` (48).
+// on (34 in all); `emit_checked` stores at most 32 bytes, within `BYTES + DECODE_SLACK` (48).
 // `decode_escapes` loads 48 bytes, `3 * ESCAPE_GROUP`, and stores 16, `ESCAPE_GROUP`.
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Avx2 {

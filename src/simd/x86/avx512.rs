@@ -120,6 +120,8 @@ unsafe fn load64(row: &[u8; 64]) -> __m512i {
 // SAFETY: `classify` and `emit` load the 64-byte block only. `emit` stores whole 64-byte
 // registers: one at the start of each window's output, the last of which ends at most 64
 // bytes past the block's output (`SLACK` 64).
+// `classify_partial` and `emit_exact` load the block's first `n` bytes only (masked loads),
+// and `emit_exact` stores only the output's bytes (masked stores).
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl Kernel for Avx512 {
     const BYTES: usize = 64;
@@ -303,6 +305,8 @@ unsafe fn pdep64(x: u64, mask: u64) -> u64 {
 // one and two bytes on (66 in all); `emit_checked` stores one 64-byte register, exactly
 // `BYTES + DECODE_SLACK` (64), from the first decoded byte it holds. `decode_escapes` loads 64 + 32
 // bytes, `3 * ESCAPE_GROUP`, and stores 32, `ESCAPE_GROUP`.
+// `decode_whole` loads only `input`'s bytes and stores only within `out` (masked loads and
+// stores, the stores after checking the output fits).
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Avx512 {
     // Decoding stores one register per block: no slack, unlike encoding.
@@ -449,7 +453,22 @@ unsafe fn decoded(v: __m512i, high: __m512i, low: __m512i, pct: u64, plus: bool)
     }
 }
 
-/// The block of `input` at `at` (`at < input.len()`) decoded in a register by [`decoded`],
+/// The 64 bytes of `input` from `from`, those past its end as zeros: a load masked to the
+/// lanes inside `input` (a masked-off lane reads nothing and faults on nothing). A function,
+/// not a closure: a closure does not take on its caller's target features, and the intrinsic
+/// would become a call.
+///
+/// # Safety
+/// The CPU supports AVX-512 BW.
+#[inline(always)]
+unsafe fn load_lanes(input: &[u8], from: usize) -> __m512i {
+    let lanes = first_lanes(input.len().saturating_sub(from));
+    // SAFETY: AVX-512 BW (caller); the mask holds only lanes inside `input`, and the pointer
+    // is only formed (`wrapping_add`) where it points past `input`, never read.
+    unsafe { _mm512_maskz_loadu_epi8(lanes, input.as_ptr().wrapping_add(from).cast()) }
+}
+
+/// The block of `input` at `at` (`at <= input.len()`) decoded in a register by [`decoded`],
 /// with the lanes to keep (those in `input`, less escapes' digits and the `skip` lanes) and
 /// the `%` lanes; `None` if a `%` is not followed by two hex digits. The loads are masked to
 /// the lanes inside `input`; the others load as zeros, which are no hex digits, so a `%` cut
@@ -460,13 +479,9 @@ unsafe fn decoded(v: __m512i, high: __m512i, low: __m512i, pct: u64, plus: bool)
 #[inline(always)]
 unsafe fn partial_block(input: &[u8], at: usize, skip: u64, plus: bool) -> Option<(__m512i, u64, u64)> {
     let n = input.len();
-    // SAFETY: AVX-512 BW (caller). Each load's mask holds only lanes inside `input`, and a
-    // masked-off lane reads nothing and faults on nothing; the pointer is only formed
-    // (`wrapping_add`) where it points past `input`.
-    let load = |from: usize| unsafe {
-        _mm512_maskz_loadu_epi8(first_lanes(n.saturating_sub(from)), input.as_ptr().wrapping_add(from).cast())
-    };
-    let (v, high, low) = (load(at), load(at + 1), load(at + 2));
+    // SAFETY: AVX-512 BW (caller); `load_lanes` reads only `input`.
+    let (v, high, low) =
+        unsafe { (load_lanes(input, at), load_lanes(input, at + 1), load_lanes(input, at + 2)) };
     // SAFETY: AVX-512 BW and VBMI (caller).
     unsafe {
         let pct = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'%' as i8));

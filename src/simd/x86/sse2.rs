@@ -149,7 +149,7 @@ unsafe impl Kernel for Sse2 {
 }
 
 // SAFETY: the loads are of the block and, for `emit_checked`, the 16 bytes one and two bytes
-// on (18 in all); `emit_checked` writes two 8-byte words, within `BYTES + SLACK` (16).
+// on (18 in all); `emit_checked` writes two 8-byte words, within `BYTES + DECODE_SLACK` (16).
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Sse2 {
     /// Blocks dense with escapes go to the scalar decoder (packing without a byte shuffle
