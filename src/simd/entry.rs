@@ -43,10 +43,11 @@ pub(crate) use cpu_has;
 /// `narrow: [file, ...]` names the backends (sibling files, widest first) that encode, count,
 /// measure, validate and decode inputs shorter than one of this kernel's blocks, which would
 /// otherwise go to the scalar code (a kernel with `Kernel::EXACT` encodes them itself, and
-/// one with `DecodeKernel::WHOLE` decodes those up to that long itself): a 40-byte input is one AVX2 block and a tail, not 40
-/// scalar steps. Such an input goes to the first of them whose block it holds, in one call
-/// (not from each backend to the next). Their features must all be in this list (checked at
-/// compile time), so this backend's callers vouch for them too.
+/// one with `DecodeKernel::WHOLE` decodes those up to that long itself): a 40-byte input is
+/// one AVX2 block and a tail, not 40 scalar steps. Such an input goes to the first of them
+/// whose block it holds, in one call (not from each backend to the next). Their features must
+/// all be in this list (checked at compile time), so this backend's callers vouch for them
+/// too.
 macro_rules! backend {
     (kernel: $kernel:ty, features: [$($feature:tt),+ $(,)?], short: $short:expr $(, narrow: [$($narrow:ident),+ $(,)?])? $(,)?) => {
         /// The CPU features this backend's entry points enable, all of which

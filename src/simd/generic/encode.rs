@@ -226,13 +226,8 @@ pub(crate) unsafe fn encode<K: Kernel>(
             written += unsafe { K::emit(&p, src, escaped, plus, out.as_mut_ptr().cast::<u8>().add(written)) };
         } else if K::EXACT {
             // Near the end of `out`: stores of exactly the output, straight into it.
-            if out.len() - written < K::BYTES + 2 * escaped.count_ones() as usize {
-                return Err(Partial { read: at, written });
-            }
-            // SAFETY: `BYTES` readable bytes at `src`, room for the block's output (checked).
-            written += unsafe {
-                K::emit_exact(&p, src, K::BYTES, escaped, plus, out.as_mut_ptr().cast::<u8>().add(written))
-            };
+            // SAFETY: `BYTES` readable bytes at `src`.
+            written += unsafe { emit_exact::<K>(&p, src, K::BYTES, (escaped, plus), out, written, at) }?;
         } else {
             // Near the end of `out`: encode into scratch, then copy what belongs here.
             // SAFETY: `scratch` holds any block's output and slack.
@@ -251,13 +246,9 @@ pub(crate) unsafe fn encode<K: Kernel>(
         // SAFETY: `n` readable bytes at `at`.
         let src = unsafe { input.as_ptr().add(at) };
         // SAFETY: as above.
-        let (escaped, plus) = unsafe { K::classify_partial(&p, src, n) };
-        if out.len() - written < n + 2 * escaped.count_ones() as usize {
-            return Err(Partial { read: at, written });
-        }
-        // SAFETY: as above, and room for the block's output (checked).
-        written +=
-            unsafe { K::emit_exact(&p, src, n, escaped, plus, out.as_mut_ptr().cast::<u8>().add(written)) };
+        let masks = unsafe { K::classify_partial(&p, src, n) };
+        // SAFETY: as above.
+        written += unsafe { emit_exact::<K>(&p, src, n, masks, out, written, at) }?;
     } else if at < input.len() {
         // The last, partial block: encode the final BYTES bytes of the input (it is at least
         // that long) into scratch and keep the end of the output, which belongs to the
@@ -278,4 +269,28 @@ pub(crate) unsafe fn encode<K: Kernel>(
         written += new;
     }
     Ok(written)
+}
+
+/// [`Kernel::emit_exact`] of the `n` bytes at `src` (masks `escaped`, `plus`) into `out` at
+/// `written`, if their output fits there: its length. Otherwise how far the encoder got,
+/// the block at input offset `at` not begun.
+///
+/// # Safety
+/// The CPU supports `K`'s instruction set, `K::EXACT`, and `src` is valid for reading `n`
+/// bytes (`n <= BYTES`).
+#[inline(always)]
+unsafe fn emit_exact<K: Kernel>(
+    p: &K::Prepared,
+    src: *const u8,
+    n: usize,
+    (escaped, plus): (u64, u64),
+    out: &mut [MaybeUninit<u8>],
+    written: usize,
+    at: usize,
+) -> Result<usize, Partial> {
+    if out.len() - written < n + 2 * escaped.count_ones() as usize {
+        return Err(Partial { read: at, written });
+    }
+    // SAFETY: as the caller says, and room for the block's output at `written` (checked).
+    Ok(unsafe { K::emit_exact(p, src, n, escaped, plus, out.as_mut_ptr().cast::<u8>().add(written)) })
 }
