@@ -12,6 +12,7 @@ use arrow_array::{
 use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::DataType;
 
+use crate::dictionary::apply_dictionary;
 use crate::error::KernelError;
 use crate::memory;
 use crate::row::{OnError, RowOp};
@@ -160,7 +161,21 @@ fn views_in_blocks(
     Ok((views.into(), blocks))
 }
 
-/// Applies `op` to any of the six kinds, giving the same kind.
+/// Whether `dt` is one of the six kinds the kernels take.
+pub(crate) fn is_kind(dt: &DataType) -> bool {
+    matches!(
+        dt,
+        DataType::Utf8
+            | DataType::LargeUtf8
+            | DataType::Utf8View
+            | DataType::Binary
+            | DataType::LargeBinary
+            | DataType::BinaryView
+    )
+}
+
+/// Applies `op` to any of the six kinds, giving the same kind, or to a dictionary of one
+/// ([`apply_dictionary`]).
 pub(crate) fn apply(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Result<ArrayRef, KernelError> {
     macro_rules! offsets_kind {
         ($arr:ty, $utf8:expr) => {{
@@ -205,8 +220,10 @@ pub(crate) fn apply(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Res
             array.as_any().downcast_ref::<BinaryViewArray>().expect("kind"),
             on_error,
         ),
+        DataType::Dictionary(_, values) if is_kind(values) => apply_dictionary(array, op, on_error),
         other => Err(KernelError::whole(format!(
-            "expected a string or binary array (Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView), got {other}"
+            "expected a string or binary array (Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView), \
+             or a dictionary of one, got {other}"
         ))),
     }
 }

@@ -10,7 +10,10 @@
 //!
 //! Every kernel takes any of the six byte-array kinds (`Utf8`, `LargeUtf8`, `Utf8View`,
 //! `Binary`, `LargeBinary`, `BinaryView`) and returns an array of the same kind (a
-//! [`BooleanArray`] for [`validate`]). Nulls stay null. An element that cannot be decoded
+//! [`BooleanArray`] for [`validate`]). A dictionary array of one of them (Parquet's
+//! dictionary columns, categoricals) is transformed once per dictionary value: plain
+//! encoding, which never gives two values one output, keeps the dictionary, and the other
+//! kernels give the plain array of the value kind. Nulls stay null. An element that cannot be decoded
 //! fails the call with a [`KernelError`] naming its row and byte offset, or becomes null in
 //! the `try_` kernels.
 //!
@@ -53,6 +56,7 @@
 //! ```
 
 mod arrays;
+mod dictionary;
 mod error;
 mod memory;
 mod mode;
@@ -69,7 +73,8 @@ use arrow_schema::DataType;
 use pctenc::{Decoder, Encoder};
 use rayon::prelude::*;
 
-use crate::arrays::apply;
+use crate::arrays::{apply, is_kind};
+use crate::dictionary::validate_dictionary;
 pub use crate::error::KernelError;
 pub use crate::mode::decoder_for_mode;
 use crate::ops::decode::{DecodeOp, decoder_for};
@@ -185,6 +190,9 @@ pub fn validate(array: &dyn Array, enc: &Encoder) -> Result<BooleanArray, Kernel
         DataType::LargeBinary => each!(GenericBinaryArray<i64>),
         DataType::Utf8View => each!(StringViewArray),
         DataType::BinaryView => each!(BinaryViewArray),
+        DataType::Dictionary(_, values) if is_kind(values) => {
+            validate_dictionary(array, |v| validate(v, enc))
+        }
         other => Err(KernelError::whole(format!("expected a string or binary array, got {other}"))),
     }
 }

@@ -64,6 +64,12 @@ pub(crate) trait RowOp: Sync {
     fn output_is_utf8(&self) -> bool {
         false
     }
+    /// Whether distinct rows always give distinct outputs: then a dictionary's results are
+    /// as unique as its values, and it stays a dictionary (see `dictionary.rs`). `false`
+    /// (the default) when two inputs may give one output.
+    fn injective(&self) -> bool {
+        false
+    }
 }
 
 /// The values of a run of rows.

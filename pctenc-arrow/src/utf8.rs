@@ -75,9 +75,9 @@ pub(crate) fn check_utf8<O: OffsetSizeTrait>(
     }
 }
 
-/// Whether `dt` is a string kind (as opposed to binary).
+/// Whether `dt` is a string kind (as opposed to binary), or a dictionary of one.
 pub(crate) fn is_utf8(dt: &DataType) -> bool {
-    matches!(dt, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+    matches!(crate::dictionary::value_type(dt), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
 }
 
 #[cfg(test)]

@@ -399,3 +399,106 @@ fn first_failing_row_after_a_chunk_that_grows() {
     let err = kernels::decode(&input, &Decoder::new().utf8(Utf8Mode::Lossy)).unwrap_err();
     assert_eq!((err.row(), err.offset()), (Some(1000), Some(0)), "{err}");
 }
+
+/// A dictionary array of `kind`: `values` (which may hold entries no row uses), and a key
+/// per row (`None`: a null row).
+fn dictionary(kind: &DataType, values: &[Option<Vec<u8>>], keys: &[Option<u8>]) -> ArrayRef {
+    let keys: arrow_array::UInt8Array = keys.iter().copied().collect();
+    Arc::new(arrow_array::DictionaryArray::try_new(keys, array(kind, values)).unwrap())
+}
+
+/// The rows of a kernel's output, a dictionary read through its keys.
+fn rows_through_keys(a: &dyn Array) -> Vec<Option<Vec<u8>>> {
+    let Some(dict) = a.as_any().downcast_ref::<arrow_array::DictionaryArray<arrow_array::types::UInt8Type>>()
+    else {
+        return rows_of(a);
+    };
+    let values = rows_of(dict.values().as_ref());
+    dict.keys().iter().map(|k| k.and_then(|k| values[usize::from(k)].clone())).collect()
+}
+
+/// A kind, a dictionary's values and the rows' keys.
+type DictionaryCase = (DataType, Vec<Option<Vec<u8>>>, Vec<Option<u8>>);
+
+fn dictionary_case() -> impl Strategy<Value = DictionaryCase> {
+    kind_and_rows(8).prop_filter("values", |(_, v)| !v.is_empty()).prop_flat_map(|(kind, values)| {
+        let n = values.len() as u8;
+        let keys = prop::collection::vec(prop::option::weighted(0.85, 0..n), 0..20);
+        (Just(kind), Just(values), keys)
+    })
+}
+
+/// The result of a kernel on a dictionary and on the same column written out plainly agree
+/// row by row: values, nulls, and the failing row and offset (an entry no row uses never
+/// fails the call).
+fn check_against_plain(
+    dict: &dyn Array,
+    plain: &dyn Array,
+    kernel: impl Fn(&dyn Array) -> Result<ArrayRef, kernels::KernelError>,
+) -> Result<(), TestCaseError> {
+    match (kernel(dict), kernel(plain)) {
+        (Ok(d), Ok(p)) => prop_assert_eq!(rows_through_keys(d.as_ref()), rows_of(p.as_ref())),
+        (Err(d), Err(p)) => {
+            prop_assert_eq!((d.row(), d.offset(), d.message()), (p.row(), p.offset(), p.message()))
+        }
+        (d, p) => prop_assert!(false, "dictionary {:?}, plain {:?}", d.err(), p.err()),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Every kernel on a dictionary array gives, row by row, what it gives on the plain
+    /// column; injective encoding keeps the dictionary, the others give the value kind.
+    #[test]
+    fn dictionaries_agree_with_plain_columns(
+        (kind, values, keys) in dictionary_case(), enc in encoder(), dec in decoder(), set in named_set(),
+    ) {
+        let dict = dictionary(&kind, &values, &keys);
+        let rows: Vec<Option<Vec<u8>>> =
+            keys.iter().map(|k| k.and_then(|k| values[usize::from(k)].clone())).collect();
+        let plain = array(&kind, &rows);
+        let (dict, plain) = (dict.as_ref(), plain.as_ref());
+        check_against_plain(dict, plain, |a| kernels::encode(a, &enc))?;
+        check_against_plain(dict, plain, |a| kernels::decode(a, &dec))?;
+        check_against_plain(dict, plain, |a| kernels::try_decode(a, &dec))?;
+        check_against_plain(dict, plain, kernels::normalize)?;
+        check_against_plain(dict, plain, kernels::url_encode)?;
+        check_against_plain(dict, plain, kernels::url_decode)?;
+        check_against_plain(dict, plain, kernels::try_url_decode)?;
+        let enc_set = Encoder::new(set);
+        let valid = kernels::validate(dict, &enc_set).unwrap();
+        prop_assert_eq!(valid.iter().collect::<Vec<_>>(), kernels::validate(plain, &enc_set).unwrap().iter().collect::<Vec<_>>());
+
+        let encoded = kernels::encode(dict, &enc).unwrap();
+        let keeps = !enc.is_keeping_escapes() && enc.set().contains(b'%');
+        prop_assert_eq!(matches!(encoded.data_type(), DataType::Dictionary(..)), keeps);
+        let decoded = kernels::try_decode(dict, &dec).unwrap();
+        prop_assert_eq!(decoded.data_type(), &kind);
+    }
+}
+
+/// A dictionary entry that does not decode, which no row uses, does not fail the call; one
+/// that a row uses names that row, not the entry's index.
+#[test]
+fn a_bad_dictionary_entry_fails_only_the_rows_that_use_it() {
+    let values = [Some(b"%zz".to_vec()), Some(b"a%20b".to_vec()), Some(b"100%".to_vec())];
+    let dict = dictionary(&DataType::Utf8, &values, &[Some(1), None, Some(1)]);
+    let out = kernels::decode(dict.as_ref(), &Decoder::new()).unwrap();
+    assert_eq!(rows_of(out.as_ref()), [Some(b"a b".to_vec()), None, Some(b"a b".to_vec())]);
+    let dict = dictionary(&DataType::Utf8, &values, &[Some(1), Some(1), Some(2), Some(0)]);
+    let err = kernels::decode(dict.as_ref(), &Decoder::new()).unwrap_err();
+    assert_eq!((err.row(), err.offset()), (Some(2), Some(3)), "{err}");
+}
+
+/// Many rows sharing one long dictionary value write more than 32-bit offsets address once
+/// gathered: an error, not a panic or a wrapped offset.
+#[test]
+fn a_gather_past_32_bit_offsets_fails_cleanly() {
+    let long = vec![b'%'; 1 << 20]; // 1 MiB of `%`, decoded leniently as itself
+    let keys = vec![Some(0u8); 2100];
+    let dict = dictionary(&DataType::Utf8, &[Some(long)], &keys);
+    let err = kernels::decode(dict.as_ref(), &Decoder::new().lenient(true)).unwrap_err();
+    assert!(err.to_string().contains("32-bit offsets"), "{err}");
+}

@@ -48,6 +48,14 @@ impl RowOp for EncodeOp<'_> {
     fn output_is_utf8(&self) -> bool {
         true
     }
+
+    /// Without re-quoting, and with `%` escaped, every `%` of the output starts an escape of
+    /// one input byte and every other byte is the input's own (a space written as `+` only
+    /// where `+` is escaped: [`pctenc::Set::space_as_plus`]): the output decodes back to the
+    /// input, so two inputs never give one output.
+    fn injective(&self) -> bool {
+        !self.enc.is_keeping_escapes() && self.enc.set().contains(b'%')
+    }
 }
 
 pub(crate) fn encode_op(enc: &Encoder) -> EncodeOp<'_> {

@@ -110,4 +110,10 @@ impl RowOp for UrlEncodeOp {
     fn output_is_utf8(&self) -> bool {
         true
     }
+
+    /// The `form` set escapes `%` and `+` (`EncodeOp::injective`); a binary row's malformed
+    /// bytes all read as U+FFFD, so two binary values may give one output.
+    fn injective(&self) -> bool {
+        !self.binary
+    }
 }
