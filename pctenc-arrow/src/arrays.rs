@@ -16,7 +16,7 @@ use crate::dictionary::apply_dictionary;
 use crate::error::KernelError;
 use crate::memory;
 use crate::row::{OnError, RowOp};
-use crate::schedule::run_all;
+use crate::schedule::{run_all, too_large};
 use crate::utf8::{check_utf8, ends_at};
 
 /// The offsets of rows of lengths `lens`, checked against `O`'s range.
@@ -26,12 +26,7 @@ pub(crate) fn offsets<O: OffsetSizeTrait>(lens: &[usize]) -> Result<OffsetBuffer
     out.push(O::usize_as(0));
     for &len in lens {
         at += len;
-        out.push(O::from_usize(at).ok_or_else(|| {
-            KernelError::whole(format!(
-                "output of {at} bytes too large for {}-bit offsets: use the Large or View kind",
-                if O::IS_LARGE { 64 } else { 32 }
-            ))
-        })?);
+        out.push(O::from_usize(at).ok_or_else(|| too_large(lens.iter().sum()))?);
     }
     Ok(OffsetBuffer::new(ScalarBuffer::from(out)))
 }
@@ -57,7 +52,8 @@ pub(crate) fn apply_offsets<O: OffsetSizeTrait>(
 ) -> Result<(OffsetBuffer<O>, Buffer, Option<NullBuffer>), KernelError> {
     let bounds: Vec<usize> = offs.iter().map(|o| o.as_usize()).collect();
     let is_valid = |i: usize| nulls.is_none_or(|n| n.is_valid(i));
-    let piece = run_all(op, values, &bounds, &is_valid, on_error)?;
+    let limit = if O::IS_LARGE { i64::MAX as usize } else { i32::MAX as usize };
+    let piece = run_all(op, values, &bounds, &is_valid, on_error, limit)?;
     let offsets = offsets::<O>(&piece.lens)?;
     Ok((offsets, Buffer::from_vec(piece.bytes), null_buffer(nulls, piece.valid)))
 }
@@ -89,7 +85,7 @@ pub(crate) fn apply_views<T: ByteViewType>(
     }
     let nulls = array.nulls();
     let is_valid = |i: usize| nulls.is_none_or(|n| n.is_valid(i));
-    let piece = run_all(op, &values, &bounds, &is_valid, on_error)?;
+    let piece = run_all(op, &values, &bounds, &is_valid, on_error, usize::MAX)?;
     drop(values);
     let nulls = null_buffer(nulls, piece.valid);
     if T::IS_UTF8 {

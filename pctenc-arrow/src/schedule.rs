@@ -16,6 +16,15 @@ use crate::row::{OnError, Row, RowOp};
 /// ```
 pub const PAR_THRESHOLD: usize = pctenc::PAR_ENCODE_THRESHOLD;
 
+/// The error of an output of `size` bytes, more than 32-bit offsets address: the kinds that
+/// hold it named as Arrow's format and pyarrow name them.
+pub(crate) fn too_large(size: usize) -> KernelError {
+    KernelError::whole(format!(
+        "output of {size} bytes, over the 2 GiB that 32-bit offsets address: use a large kind \
+         (large_string, large_binary) or a view kind (string_view, binary_view)"
+    ))
+}
+
 /// The output of a run of rows: the bytes, the length of each row, and which rows are valid.
 pub(crate) struct Piece {
     pub(crate) bytes: Vec<u8>,
@@ -256,12 +265,17 @@ type Job<'a> = ((&'a [usize], &'a mut [u8]), Option<Vec<usize>>);
 /// then moved together within the buffer. A chunk in which some row needs more room than
 /// its slot has (lossy decoding of invalid UTF-8) goes through [`run_rows`], which grows a
 /// buffer of its own, and the outputs are then gathered.
+///
+/// `limit` is the most output the array kind addresses (`i32::MAX` bytes for 32-bit
+/// offsets): where the size is measured exactly (plain encoding), a larger output fails
+/// here, before any of it is allocated or written ([`too_large`]).
 pub(crate) fn run_all(
     op: &dyn RowOp,
     values: &[u8],
     bounds: &[usize],
     is_valid: &(dyn Fn(usize) -> bool + Sync),
     on_error: OnError,
+    limit: usize,
 ) -> Result<Piece, KernelError> {
     let rows = bounds.len() - 1;
     let total = bounds[rows] - bounds[0];
@@ -283,6 +297,9 @@ pub(crate) fn run_all(
         .iter()
         .try_fold(0usize, |a, &b| a.checked_add(b))
         .ok_or_else(|| KernelError::whole("output too large"))?;
+    if size > limit && measured.iter().all(Option::is_some) {
+        return Err(too_large(size));
+    }
     let mut bytes = memory::zeroed(size);
     let mut slots = Vec::with_capacity(sizes.len());
     let mut rest = &mut bytes[..];
@@ -357,4 +374,42 @@ pub(crate) fn run_all(
         }
     }
     Ok(Piece { bytes, lens, valid })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::row::{Row, span};
+
+    /// An op that measures each row at three times its length and must never be run.
+    struct Measured;
+
+    impl RowOp for Measured {
+        fn reserve(&self, values: &[u8], bounds: &[usize]) -> usize {
+            3 * span(values, bounds).len()
+        }
+        fn row(&self, _: &[u8], _: &mut [u8]) -> Row {
+            panic!("a row was transformed past the limit")
+        }
+        fn measure(&self, _: &[u8], bounds: &[usize]) -> Option<Vec<usize>> {
+            Some(bounds.windows(2).map(|w| 3 * (w[1] - w[0])).collect())
+        }
+        fn write(&self, _: &[u8], _: &mut [u8]) -> Option<usize> {
+            panic!("a run was written past the limit")
+        }
+    }
+
+    /// A measured output over the kind's limit fails before anything is written, serial and
+    /// parallel alike.
+    #[test]
+    fn a_measured_output_over_the_limit_fails_before_writing() {
+        for rows in [10, PAR_THRESHOLD / 64] {
+            let values = vec![b'a'; rows * 100];
+            let bounds: Vec<usize> = (0..=rows).map(|i| i * 100).collect();
+            let err = run_all(&Measured, &values, &bounds, &|_| true, OnError::Fail, 3 * values.len() - 1)
+                .err()
+                .expect("over the limit");
+            assert!(err.to_string().contains("large_string"), "{err}");
+        }
+    }
 }
