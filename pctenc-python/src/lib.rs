@@ -1,21 +1,19 @@
-//! `pctenc._pctenc`, the native module of the `pctenc` Python package
-//! (`python/pctenc/__init__.py` gives it the signatures of `urllib.parse`).
-//!
-//! The drop-ins take the fast path when the call is the common one (UTF-8, a `str` or `bytes`
-//! `safe`, valid input) and otherwise call `urllib.parse` itself, so that every other case
-//! (another encoding, an `errors` handler that changes the output, odd argument types and the
-//! exceptions they raise) is CPython's by construction. Inputs of `RELEASE_GIL` bytes or more
-//! are worked on without the GIL, so that threads run in parallel.
+//! `pctenc._pctenc`, the native module of the `pctenc` Python package: the drop-ins for
+//! `urllib.parse` (`dropins.rs`), pctenc's own API (here), and `pctenc.arrow`'s kernels
+//! (`arrow.rs`). Inputs of `RELEASE_GIL` bytes or more are worked on without the GIL, so that
+//! threads run in parallel.
 
 use std::borrow::Cow;
 
 mod arrow;
+mod dropins;
 mod options;
+mod panics;
 
-use pctenc::{Decoder, Encoder, Set, Utf8Mode, ValidationErrorKind, sets};
+use pctenc::{Decoder, Utf8Mode, ValidationErrorKind, sets};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::options::{DecodeError, ValidationError, encoder, named_set};
 
@@ -27,283 +25,9 @@ fn run<T: Send>(py: Python<'_>, len: usize, work: impl FnOnce() -> T + Send) -> 
     if len >= RELEASE_GIL { py.detach(work) } else { work() }
 }
 
-fn urllib(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
-    py.import("urllib.parse")
-}
-
 /// The text of a `str`, or `None` when it has lone surrogates (not UTF-8).
 fn text<'a>(s: &'a Bound<'_, PyString>) -> Option<Cow<'a, str>> {
     s.to_cow().ok()
-}
-
-/// `v` as an exact `str` (not a subclass, whose methods CPython's code would call).
-fn exact_str<'a, 'py>(v: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyString>> {
-    if v.is_exact_instance_of::<PyString>() { v.cast::<PyString>().ok() } else { None }
-}
-
-/// `v` as an exact `bytes`.
-fn exact_bytes<'a, 'py>(v: &'a Bound<'py, PyAny>) -> Option<&'a Bound<'py, PyBytes>> {
-    if v.is_exact_instance_of::<PyBytes>() { v.cast::<PyBytes>().ok() } else { None }
-}
-
-/// Whether `encoding` names UTF-8 in one of its usual spellings (others go to CPython).
-fn is_utf8(encoding: &Bound<'_, PyAny>) -> bool {
-    let Ok(name) = encoding.cast::<PyString>() else { return false };
-    let Some(name) = text(name) else { return false };
-    matches!(name.to_ascii_lowercase().replace('_', "-").as_str(), "utf-8" | "utf8")
-}
-
-fn is_str(v: &Bound<'_, PyAny>, s: &str) -> bool {
-    v.cast::<PyString>().ok().and_then(|v| text(v).map(|t| t == s)).unwrap_or(false)
-}
-
-/// `quote_from_bytes`'s set: letters, digits and `_.-~` kept, and the ASCII bytes of `safe`
-/// (a `str`: its ASCII characters; `bytes` or `bytearray`: its bytes under 128). `None` for
-/// another kind of `safe`, which CPython's code handles.
-fn quote_set(safe: &Bound<'_, PyAny>) -> Option<Set> {
-    let mut set = Set::keeping(b"_.-~");
-    let mut keep = |bytes: &[u8]| {
-        for &b in bytes.iter().filter(|b| b.is_ascii()) {
-            set = set.remove(b);
-        }
-    };
-    if let Some(s) = exact_str(safe) {
-        keep(text(s)?.as_bytes());
-    } else if let Some(b) = exact_bytes(safe) {
-        keep(b.as_bytes());
-    } else if safe.is_exact_instance_of::<PyByteArray>() {
-        keep(&safe.cast::<PyByteArray>().ok()?.to_vec());
-    } else {
-        return None;
-    }
-    Some(set)
-}
-
-/// What quoting gave: text of ours, or an object from CPython (or the input itself).
-enum Quoted<'py> {
-    Text(String),
-    Object(Bound<'py, PyAny>),
-}
-
-impl<'py> Quoted<'py> {
-    fn into_py(self, py: Python<'py>) -> Bound<'py, PyAny> {
-        match self {
-            Quoted::Text(t) => PyString::new(py, &t).into_any(),
-            Quoted::Object(o) => o,
-        }
-    }
-}
-
-fn encode_bytes(py: Python<'_>, set: Set, bytes: &[u8]) -> String {
-    let enc = Encoder::new(set);
-    run(py, bytes.len(), || enc.encode(bytes).into_owned())
-}
-
-fn quote_from_bytes_inner<'py>(bs: &Bound<'py, PyAny>, safe: &Bound<'py, PyAny>) -> PyResult<Quoted<'py>> {
-    let py = bs.py();
-    let bytes: Cow<'_, [u8]> = if let Some(b) = exact_bytes(bs) {
-        Cow::Borrowed(b.as_bytes())
-    } else if bs.is_exact_instance_of::<PyByteArray>() {
-        Cow::Owned(bs.cast::<PyByteArray>()?.to_vec())
-    } else if bs.is_instance_of::<PyBytes>() || bs.is_instance_of::<PyByteArray>() {
-        // A subclass: CPython's code, which calls its methods.
-        return Ok(Quoted::Object(urllib(py)?.getattr("quote_from_bytes")?.call1((bs, safe))?));
-    } else {
-        return Err(PyTypeError::new_err("quote_from_bytes() expected bytes"));
-    };
-    if bytes.is_empty() {
-        return Ok(Quoted::Text(String::new()));
-    }
-    match quote_set(safe) {
-        Some(set) => Ok(Quoted::Text(encode_bytes(py, set, &bytes))),
-        None => Ok(Quoted::Object(urllib(py)?.getattr("quote_from_bytes")?.call1((bs, safe))?)),
-    }
-}
-
-fn quote_inner<'py>(
-    string: &Bound<'py, PyAny>,
-    safe: &Bound<'py, PyAny>,
-    encoding: &Bound<'py, PyAny>,
-    errors: &Bound<'py, PyAny>,
-) -> PyResult<Quoted<'py>> {
-    let py = string.py();
-    if string.is_instance_of::<PyString>() && !string.is_exact_instance_of::<PyString>() {
-        // A str subclass, whose `encode` CPython calls.
-        return Ok(Quoted::Object(urllib(py)?.getattr("quote")?.call1((string, safe, encoding, errors))?));
-    }
-    let Ok(s) = string.cast::<PyString>() else {
-        if !encoding.is_none() {
-            return Err(PyTypeError::new_err("quote() doesn't support 'encoding' for bytes"));
-        }
-        if !errors.is_none() {
-            return Err(PyTypeError::new_err("quote() doesn't support 'errors' for bytes"));
-        }
-        return quote_from_bytes_inner(string, safe);
-    };
-    if s.len()? == 0 {
-        return Ok(Quoted::Object(string.clone()));
-    }
-    let plain = (encoding.is_none() || is_utf8(encoding)) && (errors.is_none() || is_str(errors, "strict"));
-    if plain && let (Some(t), Some(set)) = (text(s), quote_set(safe)) {
-        return Ok(Quoted::Text(encode_bytes(py, set, t.as_bytes())));
-    }
-    // Another encoding, an errors handler, lone surrogates or an odd `safe`: CPython's own
-    // encode, then the quoting of the bytes (CPython's too for an odd `safe`).
-    let encoding = if encoding.is_none() { PyString::new(py, "utf-8").into_any() } else { encoding.clone() };
-    let errors = if errors.is_none() { PyString::new(py, "strict").into_any() } else { errors.clone() };
-    let bytes = string.call_method1("encode", (encoding, errors))?;
-    quote_from_bytes_inner(&bytes, safe)
-}
-
-/// `urllib.parse.quote`, with every argument given (the Python wrapper fills the defaults).
-#[pyfunction]
-fn quote<'py>(
-    string: &Bound<'py, PyAny>,
-    safe: &Bound<'py, PyAny>,
-    encoding: &Bound<'py, PyAny>,
-    errors: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    Ok(quote_inner(string, safe, encoding, errors)?.into_py(string.py()))
-}
-
-/// `urllib.parse.quote_from_bytes`.
-#[pyfunction]
-fn quote_from_bytes<'py>(bs: &Bound<'py, PyAny>, safe: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    Ok(quote_from_bytes_inner(bs, safe)?.into_py(bs.py()))
-}
-
-/// `urllib.parse.quote_plus`: as CPython writes it, `quote` with a space kept, then each space
-/// written as `+`.
-#[pyfunction]
-fn quote_plus<'py>(
-    string: &Bound<'py, PyAny>,
-    safe: &Bound<'py, PyAny>,
-    encoding: &Bound<'py, PyAny>,
-    errors: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = string.py();
-    if !string.is_exact_instance_of::<PyString>() && !string.is_exact_instance_of::<PyBytes>() {
-        return urllib(py)?.getattr("quote_plus")?.call1((string, safe, encoding, errors));
-    }
-    let no_space = if let Ok(s) = string.cast::<PyString>() {
-        !s.contains(" ")?
-    } else if let Ok(b) = string.cast::<PyBytes>() {
-        !b.as_bytes().contains(&b' ')
-    } else {
-        false
-    };
-    if no_space {
-        return quote(string, safe, encoding, errors);
-    }
-    let space = if safe.cast::<PyString>().is_ok() {
-        PyString::new(py, " ").into_any()
-    } else {
-        PyBytes::new(py, b" ").into_any()
-    };
-    let safe = safe.add(space)?;
-    Ok(match quote_inner(string, &safe, encoding, errors)? {
-        Quoted::Text(t) => PyString::new(py, &t.replace(' ', "+")).into_any(),
-        Quoted::Object(o) => o.call_method1("replace", (" ", "+"))?,
-    })
-}
-
-/// Lenient percent-decoding to bytes (`+` a space or not), as `unquote_to_bytes` does.
-fn unquote_bytes(py: Python<'_>, input: &[u8], plus: bool) -> Vec<u8> {
-    let dec = Decoder::new().lenient(true).plus_as_space(plus);
-    run(py, input.len(), || dec.decode(input).map(Cow::into_owned).unwrap_or_default())
-}
-
-/// The decoded bytes as text, for UTF-8 and `errors`: valid UTF-8 whatever `errors` is,
-/// U+FFFD for `replace`, else `None` (CPython's decoder then does it).
-fn utf8_text(bytes: Vec<u8>, errors: &Bound<'_, PyAny>) -> Result<String, Vec<u8>> {
-    match String::from_utf8(bytes) {
-        Ok(t) => Ok(t),
-        Err(e) if is_str(errors, "replace") => Ok(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        Err(e) => Err(e.into_bytes()),
-    }
-}
-
-fn unquote_inner<'py>(
-    string: &Bound<'py, PyAny>,
-    encoding: &Bound<'py, PyAny>,
-    errors: &Bound<'py, PyAny>,
-    plus: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = string.py();
-    let fallback = || {
-        let name = if plus { "unquote_plus" } else { "unquote" };
-        urllib(py)?.getattr(name)?.call1((string, encoding, errors))
-    };
-    let errors_or = if errors.is_none() { PyString::new(py, "replace").into_any() } else { errors.clone() };
-    if let Some(s) = exact_str(string) {
-        // CPython hands `encoding` and `errors` to `bytes.decode`, which wants `str`s.
-        if (!is_utf8(encoding) && !encoding.is_none()) || errors_or.cast::<PyString>().is_err() {
-            return fallback();
-        }
-        let Some(t) = text(s) else { return fallback() };
-        if !t.contains('%') {
-            // CPython returns the string itself, or with `+`, `string.replace('+', ' ')`.
-            return Ok(if plus {
-                PyString::new(py, &t.replace('+', " ")).into_any()
-            } else {
-                string.clone()
-            });
-        }
-        return match utf8_text(unquote_bytes(py, t.as_bytes(), plus), &errors_or) {
-            Ok(text) => Ok(PyString::new(py, &text).into_any()),
-            Err(_) => fallback(),
-        };
-    }
-    if let Some(b) = exact_bytes(string)
-        && !plus
-        && is_utf8(encoding)
-        && errors.cast::<PyString>().is_ok()
-    {
-        let bytes = unquote_bytes(py, b.as_bytes(), false);
-        return match utf8_text(bytes, errors) {
-            Ok(text) => Ok(PyString::new(py, &text).into_any()),
-            Err(bytes) => PyBytes::new(py, &bytes).call_method1("decode", (encoding, errors)),
-        };
-    }
-    fallback()
-}
-
-/// `urllib.parse.unquote`, every argument given.
-#[pyfunction]
-fn unquote<'py>(
-    string: &Bound<'py, PyAny>,
-    encoding: &Bound<'py, PyAny>,
-    errors: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    unquote_inner(string, encoding, errors, false)
-}
-
-/// `urllib.parse.unquote_plus`, every argument given.
-#[pyfunction]
-fn unquote_plus<'py>(
-    string: &Bound<'py, PyAny>,
-    encoding: &Bound<'py, PyAny>,
-    errors: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    unquote_inner(string, encoding, errors, true)
-}
-
-/// `urllib.parse.unquote_to_bytes`.
-#[pyfunction]
-fn unquote_to_bytes<'py>(string: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let py = string.py();
-    if let Some(s) = exact_str(string)
-        && let Some(t) = text(s)
-    {
-        return Ok(PyBytes::new(py, &unquote_bytes(py, t.as_bytes(), false)).into_any());
-    }
-    if let Some(b) = exact_bytes(string) {
-        if !b.as_bytes().contains(&b'%') {
-            return Ok(string.clone()); // as CPython: the input itself
-        }
-        return Ok(PyBytes::new(py, &unquote_bytes(py, b.as_bytes(), false)).into_any());
-    }
-    urllib(py)?.getattr("unquote_to_bytes")?.call1((string,))
 }
 
 // ----------------------------------------------------------------------------------------
@@ -624,12 +348,12 @@ fn form_serialize(pairs: &Bound<'_, PyAny>) -> PyResult<String> {
 
 #[pymodule]
 fn _pctenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(quote, m)?)?;
-    m.add_function(wrap_pyfunction!(quote_plus, m)?)?;
-    m.add_function(wrap_pyfunction!(quote_from_bytes, m)?)?;
-    m.add_function(wrap_pyfunction!(unquote, m)?)?;
-    m.add_function(wrap_pyfunction!(unquote_plus, m)?)?;
-    m.add_function(wrap_pyfunction!(unquote_to_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(dropins::quote, m)?)?;
+    m.add_function(wrap_pyfunction!(dropins::quote_plus, m)?)?;
+    m.add_function(wrap_pyfunction!(dropins::quote_from_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(dropins::unquote, m)?)?;
+    m.add_function(wrap_pyfunction!(dropins::unquote_plus, m)?)?;
+    m.add_function(wrap_pyfunction!(dropins::unquote_to_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(encode_many, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;

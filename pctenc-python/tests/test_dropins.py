@@ -248,3 +248,109 @@ def test_errors_pickle():
             back = pickle.loads(pickle.dumps(e))
             assert type(back) is type(e) and str(back) == str(e)
             assert type(e).__module__ == "pctenc"
+
+
+def test_no_op_calls_return_the_input_itself():
+    """A value with nothing to change is returned as itself, where CPython returns it too
+    (unquote, unquote_plus of an exact str) and where it returns an equal new str (quote)."""
+    for s in ["", "a", "/static/app.js", "abcdefghij" * 10, "é東", "\U0001f600"]:
+        assert pctenc.unquote(s) is s and pctenc.unquote_plus(s) is s
+        assert (up.unquote(s) is s) and (up.unquote_plus(s) is s)
+    for s in ["", "a", "/products/", "x" * 100, "a-b_c.d~e/f"]:
+        assert pctenc.quote(s) is s and pctenc.quote(s) == up.quote(s)
+    assert pctenc.quote_plus("abc") == "abc" and pctenc.quote("a b") == "a%20b"
+
+
+def test_defaults_left_out_or_given():
+    """Left out, each argument is urllib's default; given, even as None, it is what urllib
+    makes of it (an explicit safe=None is an error there)."""
+    for s in ["a b/c", b"a b/c", "é%41+"]:
+        same("quote", s)
+        same("quote", s, "/")
+        same("quote", s, safe="/", encoding=None, errors=None)
+        same("quote", s, None)
+        same("quote", s, encoding=None)
+        same("quote_plus", s, "")
+        same("quote_plus", s, safe=None)
+    for s in ["a%20b+c", b"a%20b+c", "%E9"]:
+        same("unquote", s)
+        same("unquote", s, None, None)
+        same("unquote", s, encoding="utf-8", errors="replace")
+        same("unquote_plus", s, errors=None)
+        same("unquote", s, "latin-1")
+    for name in DROPINS:
+        same(name)  # the missing argument's TypeError
+        # Too many: a TypeError too (PyO3 words it "1 positional arguments").
+        too_many = [outcome(getattr(m, name), "a", "b", "c", "d", "e") for m in (pctenc, up)]
+        assert [o[:2] for o in too_many] == [("raised", "TypeError")] * 2
+
+
+PATCHED = """
+import sys, urllib.parse as up
+import pctenc
+originals = {n: getattr(up, n) for n in NAMES}
+for n in originals:
+    setattr(up, n, getattr(pctenc, n))
+sys.setrecursionlimit(100000)
+
+class S(str):
+    pass
+
+calls = [
+    lambda q: q.unquote("a%E9", "latin-1"),
+    lambda q: q.unquote("a%FF", "utf-8", "strict"),
+    lambda q: q.unquote_plus("a+%FF", errors="strict"),
+    lambda q: q.unquote("a\\ud800%41"),
+    lambda q: q.quote("a\\ud800", "", "utf-8", "surrogatepass"),
+    lambda q: q.quote(S("a b")),
+    lambda q: q.quote_plus(S("a b")),
+    lambda q: q.quote("a/b c", [47]),
+    lambda q: q.quote_plus("a b", [47]),
+    lambda q: q.quote_from_bytes(bytearray(b"a b")),
+    lambda q: q.unquote_to_bytes(bytearray(b"a%20b")),
+    lambda q: q.unquote(None),
+    lambda q: q.unquote_to_bytes(None),
+    lambda q: q.quote(None),
+    lambda q: q.quote("a b", encoding="cp1252"),
+    lambda q: q.unquote(b"a%E9", "latin-1"),
+]
+
+def outcome(call, q):
+    try:
+        return ("ok", call(q))
+    except RecursionError as e:
+        return ("RecursionError", str(e))
+    except Exception as e:
+        return (type(e).__name__, str(e))
+
+class Original:
+    pass
+
+orig = Original()
+for n, f in originals.items():
+    setattr(orig, n, f)
+for i, call in enumerate(calls):
+    ours = outcome(call, pctenc)
+    assert ours[0] != "RecursionError", (i, ours)
+    # With urllib.parse patched, its own functions call pctenc's: compare with the originals
+    # called with urllib.parse unpatched.
+    for n in originals:
+        setattr(up, n, originals[n])
+    theirs = outcome(call, orig)
+    for n in originals:
+        setattr(up, n, getattr(pctenc, n))
+    assert ours == theirs, (i, ours, theirs)
+print("ok", len(calls))
+"""
+
+
+def test_with_urllib_patched_to_pctenc():
+    """`urllib.parse.quote = pctenc.quote` (and the rest): every fallback path gives
+    urllib's answer, with no recursion and no crash, even with a recursion limit that would
+    let a loop run into the C stack."""
+    import subprocess
+    import sys
+    code = PATCHED.replace("NAMES", repr(DROPINS))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.startswith("ok"), run.stdout

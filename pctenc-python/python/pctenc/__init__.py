@@ -9,14 +9,23 @@ and pctenc's own API: every standard set by name (``sets()``), strict decoding w
 offset of the first problem (``decode`` raises ``DecodeError``), validation, RFC 3986
 normalization, re-quoting, and form pairs (``pctenc.form``).
 
-Other encodings than UTF-8, and ``errors`` handlers that change the result, are handled by
-``urllib.parse`` itself, so every result is CPython's. Inputs of ``RELEASE_GIL`` bytes or
+The drop-ins are the native functions themselves, with urllib's signatures, so a call costs
+no Python frame, and a value with nothing to change is returned as itself. Other encodings
+than UTF-8, ``errors`` handlers that change the result, and odd argument types are handled by
+``urllib.parse``'s own code (a private copy of it, so that ``urllib.parse.quote =
+pctenc.quote`` is safe), so every result is CPython's. Inputs of ``RELEASE_GIL`` bytes or
 more are worked on with the GIL released.
 """
 
 from . import _pctenc
 from ._pctenc import (
     RELEASE_GIL,
+    quote,
+    quote_from_bytes,
+    quote_plus,
+    unquote,
+    unquote_plus,
+    unquote_to_bytes,
     __version__,
     DecodeError,
     ValidationError,
@@ -37,42 +46,6 @@ __all__ = [
 
 # The exceptions are the package's (and so pickle by this name, for process pools).
 DecodeError.__module__ = ValidationError.__module__ = "pctenc"
-
-_quote = _pctenc.quote
-_quote_plus = _pctenc.quote_plus
-_quote_from_bytes = _pctenc.quote_from_bytes
-_unquote = _pctenc.unquote
-_unquote_plus = _pctenc.unquote_plus
-
-
-def quote(string, safe='/', encoding=None, errors=None):
-    """``urllib.parse.quote``: percent-encode ``string`` (``str`` or ``bytes``) but ``safe``."""
-    return _quote(string, safe, encoding, errors)
-
-
-def quote_plus(string, safe='', encoding=None, errors=None):
-    """``urllib.parse.quote_plus``: as ``quote``, with spaces written as ``+``."""
-    return _quote_plus(string, safe, encoding, errors)
-
-
-def quote_from_bytes(bs, safe='/'):
-    """``urllib.parse.quote_from_bytes``: percent-encode ``bytes`` but ``safe``."""
-    return _quote_from_bytes(bs, safe)
-
-
-def unquote(string, encoding='utf-8', errors='replace'):
-    """``urllib.parse.unquote``: decode ``%xx`` escapes (leniently), as text."""
-    return _unquote(string, encoding, errors)
-
-
-def unquote_plus(string, encoding='utf-8', errors='replace'):
-    """``urllib.parse.unquote_plus``: as ``unquote``, with ``+`` read as a space."""
-    return _unquote_plus(string, encoding, errors)
-
-
-unquote_to_bytes = _pctenc.unquote_to_bytes
-
-
 
 def sets():
     """The named sets: a list of dicts with ``name``, ``aliases``, ``description``,
