@@ -173,6 +173,17 @@ pub(crate) fn is_kind(dt: &DataType) -> bool {
 /// Applies `op` to any of the six kinds, giving the same kind, or to a dictionary of one
 /// ([`apply_dictionary`]).
 pub(crate) fn apply(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Result<ArrayRef, KernelError> {
+    if array.is_empty() {
+        // No row, so nothing to read: a fresh empty array, whose buffers the rest can trust.
+        // (An empty slice at an offset, imported through the C data interface, may come with
+        // a values buffer cut to nothing under offsets that point past it.)
+        return apply_rows(arrow_array::new_empty_array(array.data_type()).as_ref(), op, on_error);
+    }
+    apply_rows(array, op, on_error)
+}
+
+/// [`apply`] of an array with rows, or a fresh empty one.
+fn apply_rows(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Result<ArrayRef, KernelError> {
     macro_rules! offsets_kind {
         ($arr:ty, $utf8:expr) => {{
             let a = array.as_any().downcast_ref::<$arr>().expect("kind checked");

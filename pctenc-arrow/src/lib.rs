@@ -58,6 +58,7 @@
 mod arrays;
 mod dictionary;
 mod error;
+mod layout;
 mod memory;
 mod mode;
 mod ops;
@@ -76,6 +77,7 @@ use rayon::prelude::*;
 use crate::arrays::{apply, is_kind};
 use crate::dictionary::validate_dictionary;
 pub use crate::error::KernelError;
+pub use crate::layout::check_layout;
 pub use crate::mode::decoder_for_mode;
 use crate::ops::decode::{DecodeOp, decoder_for};
 use crate::ops::encode::encode_op;
