@@ -10,6 +10,7 @@ use crate::error::KernelError;
 use crate::schedule::chunks;
 
 pub(crate) const NOT_UTF8: &str = "output is not valid UTF-8 (a binary kind would keep it)";
+pub(crate) const NOT_UTF8_INPUT: &str = "value of a string column is not valid UTF-8";
 
 /// Whether every row of a run (values `values[bounds[0]..bounds[last]]`, row `i` at
 /// `bounds[i]..bounds[i + 1]`) is UTF-8: the whole run is, and each row starts at one of its

@@ -8,7 +8,7 @@ use pctenc::{DecodeErrorKind, Encoder};
 use super::decode::decode_chunk;
 use crate::row::{Row, RowOp, span};
 use crate::spark::{FAST, cannot_decode_url, java_string, java_url_decode};
-use crate::utf8::rows_are_utf8;
+use crate::utf8::{NOT_UTF8_INPUT, rows_are_utf8};
 
 /// The row operation of `url_decode` and `try_url_decode`; `binary`: the values are bytes,
 /// read as [`java_string`] does.
@@ -57,6 +57,12 @@ impl UrlDecodeOp {
             Ok(n) => return Row::Written(n),
             Err(e) if e.kind() == DecodeErrorKind::BufferTooSmall => return Row::Grow(input.len()),
             Err(_) => {}
+        }
+        // A string column's row that is not UTF-8 (Arrow data that broke the rule: a binary
+        // column viewed as strings) has no Java string: it fails, or is null for
+        // `try_url_decode`. (A binary row was read as Java's string before it came here.)
+        if let Err(e) = std::str::from_utf8(input) {
+            return Row::Fail(e.valid_up_to(), NOT_UTF8_INPUT.into());
         }
         let mut decoded = Vec::with_capacity(input.len());
         match java_url_decode(input, &mut decoded) {
