@@ -12,9 +12,9 @@ use arrow_array::{Array, ArrayRef, StructArray};
 use arrow_schema::{DataType, Field, FieldRef};
 use pctenc::{Decoder, Encoder};
 use pctenc_arrow::KernelError;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyString, PyTuple};
 use pyo3_arrow::input::AnyArray;
 use pyo3_arrow::{PyArray, PyChunkedArray};
 
@@ -52,15 +52,30 @@ const ACCEPTED: &str = "a pyarrow Array or ChunkedArray, a Polars Series, a Duck
                         object with __arrow_c_array__ or __arrow_c_stream__";
 const KINDS: &str = "string, large_string, string_view, binary, large_binary or binary_view";
 
-/// The column to work on: the array itself, or the one column of a table's record batches
-/// (a pyarrow `Table`, a DuckDB result), which arrive as struct arrays.
-fn column(op: &str, array: ArrayRef, field: FieldRef) -> PyResult<(ArrayRef, FieldRef)> {
+/// Whether `data` is a table (a pyarrow `Table` or `RecordBatch`, a DuckDB relation, a
+/// Polars or pandas `DataFrame`): it has columns or a schema, where an array has neither.
+/// Its record batches arrive as struct arrays, as a struct column would; only a table's are
+/// taken apart.
+fn is_table(data: &Bound<'_, PyAny>) -> bool {
+    data.hasattr("columns").unwrap_or(false) || data.hasattr("schema").unwrap_or(false)
+}
+
+/// The column to work on: the array itself, or the one column of a table's record batches.
+fn column(
+    op: &str,
+    array: ArrayRef,
+    field: FieldRef,
+    data: &Bound<'_, PyAny>,
+) -> PyResult<(ArrayRef, FieldRef)> {
+    let table = is_table(data);
     let (array, field) = match field.data_type() {
-        DataType::Struct(fields) if fields.len() == 1 => {
-            let s = array.as_any().downcast_ref::<StructArray>().expect("a struct array");
+        DataType::Struct(fields) if table && fields.len() == 1 => {
+            let s = array.as_any().downcast_ref::<StructArray>().ok_or_else(|| {
+                PyTypeError::new_err(format!("pctenc.arrow.{op}(): a struct type without a struct array"))
+            })?;
             (Arc::clone(s.column(0)), Arc::clone(&fields[0]))
         }
-        DataType::Struct(fields) => {
+        DataType::Struct(fields) if table => {
             return Err(PyTypeError::new_err(format!(
                 "pctenc.arrow.{op}() takes one column, not a table of {} columns: select one",
                 fields.len()
@@ -68,14 +83,72 @@ fn column(op: &str, array: ArrayRef, field: FieldRef) -> PyResult<(ArrayRef, Fie
         }
         _ => (array, field),
     };
-    match field.data_type() {
+    if is_kind(field.data_type()) {
+        return Ok((array, field));
+    }
+    if let DataType::Dictionary(_, values) = field.data_type()
+        && is_kind(values)
+    {
+        return Ok((array, field));
+    }
+    Err(PyTypeError::new_err(format!(
+        "pctenc.arrow.{op}() takes {KINDS} columns, or a dictionary of one, not {}",
+        type_name(data, field.data_type())
+    )))
+}
+
+/// The column's type as its library writes it (pyarrow's `type`, Polars' and pandas'
+/// `dtype`), else as Arrow's Rust crates do.
+fn type_name(data: &Bound<'_, PyAny>, dt: &DataType) -> String {
+    let own =
+        ["type", "dtype"].iter().find_map(|attr| data.getattr(*attr).ok()?.str().ok().map(|s| s.to_string()));
+    match own {
+        Some(name) if !is_table(data) => name,
+        _ => dt.to_string(),
+    }
+}
+
+fn is_kind(dt: &DataType) -> bool {
+    matches!(
+        dt,
         DataType::Utf8
-        | DataType::LargeUtf8
-        | DataType::Utf8View
-        | DataType::Binary
-        | DataType::LargeBinary
-        | DataType::BinaryView => Ok((array, field)),
-        other => Err(PyTypeError::new_err(format!("pctenc.arrow.{op}() takes {KINDS} arrays, not {other}"))),
+            | DataType::LargeUtf8
+            | DataType::Utf8View
+            | DataType::Binary
+            | DataType::LargeBinary
+            | DataType::BinaryView
+    )
+}
+
+/// Checks the layout of an array that came through the C data interface before anything
+/// reads it ([`pctenc_arrow::check_layout`]): a `ValueError` naming the first bad row.
+fn check(op: &str, array: &dyn Array, chunk: Option<(usize, usize)>) -> PyResult<()> {
+    pctenc_arrow::check_layout(array).map_err(|e| {
+        let place = match (e.row(), chunk) {
+            (Some(row), Some((index, first))) => {
+                format!("row {} (chunk {index}, row {row} in it): ", first + row)
+            }
+            (Some(row), None) => format!("row {row}: "),
+            (None, _) => String::new(),
+        };
+        PyValueError::new_err(format!("pctenc.arrow.{op}(): malformed Arrow data: {place}{}", e.message()))
+    })
+}
+
+/// Runs `kernel` on `array` without the GIL, with the layout checked first, and any panic
+/// (a bug: none is expected) turned into a `RuntimeError` that names the kernel.
+fn run_kernel(
+    py: Python<'_>,
+    op: &str,
+    kernel: Kernel,
+    array: &dyn Array,
+    chunk: Option<(usize, usize)>,
+) -> PyResult<ArrayRef> {
+    check(op, array, chunk)?;
+    let out = py.detach(|| crate::panics::quietly(|| kernel.run(array)));
+    match out {
+        Ok(result) => result.map_err(|e| error(py, e, chunk)),
+        Err(message) => Err(PyRuntimeError::new_err(format!("pctenc.arrow.{op}() failed: {message}"))),
     }
 }
 
@@ -116,8 +189,8 @@ fn apply<'py>(data: &Bound<'py, PyAny>, op: &str, kernel: Kernel) -> PyResult<Bo
     match any {
         AnyArray::Array(array) => {
             let (array, field) = array.into_inner();
-            let (array, field) = column(op, array, field)?;
-            let out = py.detach(|| kernel.run(array.as_ref())).map_err(|e| error(py, e, None))?;
+            let (array, field) = column(op, array, field, data)?;
+            let out = run_kernel(py, op, kernel, array.as_ref(), None)?;
             let field = field_of(&field, &out);
             (PyArray::new(out, field), false).into_pyobject(py)
         }
@@ -127,11 +200,9 @@ fn apply<'py>(data: &Bound<'py, PyAny>, op: &str, kernel: Kernel) -> PyResult<Bo
             let mut out_field = None;
             let mut first = 0;
             for (index, chunk) in chunks.into_iter().enumerate() {
-                let (chunk, field) = column(op, chunk, Arc::clone(&field))?;
+                let (chunk, field) = column(op, chunk, Arc::clone(&field), data)?;
                 let rows = chunk.len();
-                let out = py
-                    .detach(|| kernel.run(chunk.as_ref()))
-                    .map_err(|e| error(py, e, Some((index, first))))?;
+                let out = run_kernel(py, op, kernel, chunk.as_ref(), Some((index, first)))?;
                 out_field.get_or_insert_with(|| field_of(&field, &out));
                 outs.push(out);
                 first += rows;
@@ -141,8 +212,8 @@ fn apply<'py>(data: &Bound<'py, PyAny>, op: &str, kernel: Kernel) -> PyResult<Bo
                 Some(field) => field,
                 None => {
                     let empty = arrow_array::new_empty_array(field.data_type());
-                    let (empty, inner) = column(op, empty, Arc::clone(&field))?;
-                    let out = kernel.run(empty.as_ref()).map_err(|e| error(py, e, None))?;
+                    let (empty, inner) = column(op, empty, Arc::clone(&field), data)?;
+                    let out = run_kernel(py, op, kernel, empty.as_ref(), None)?;
                     field_of(&inner, &out)
                 }
             };
@@ -154,25 +225,50 @@ fn apply<'py>(data: &Bound<'py, PyAny>, op: &str, kernel: Kernel) -> PyResult<Bo
 /// `pctenc.arrow`'s one native entry: `op` names the kernel (`encode`, `decode`,
 /// `try_decode`, `validate`, `normalize`, `url_encode`, `url_decode`, `try_url_decode`),
 /// the other arguments are those `python/pctenc/arrow.py` documents.
+/// A keyword that must be a `str`: its text, or a `TypeError` naming it.
+fn word<'a>(
+    op: &str,
+    name: &str,
+    value: &'a Bound<'_, PyAny>,
+    example: &str,
+) -> PyResult<std::borrow::Cow<'a, str>> {
+    let not = || {
+        let kind = value.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        PyTypeError::new_err(format!(
+            "pctenc.arrow.{op}(): {name} must be a str such as {example}, not {kind}"
+        ))
+    };
+    value.cast::<PyString>().map_err(|_| not())?.to_cow().map_err(|_| not())
+}
+
+/// `pctenc.arrow`'s one native entry: `op` names the kernel (`encode`, `decode`,
+/// `try_decode`, `validate`, `normalize`, `url_encode`, `url_decode`, `try_url_decode`),
+/// the other arguments are those `python/pctenc/arrow.py` documents.
 #[pyfunction]
-#[pyo3(signature = (data, op, set = "component", mode = "strict", space_as_plus = false, lowercase = false, keep_escapes = false, iri = false))]
+#[pyo3(signature = (data, op, set = None, mode = None, space_as_plus = false, lowercase = false, keep_escapes = false, iri = false))]
 #[allow(clippy::too_many_arguments)] // The Python signature's keywords, one each.
 pub(crate) fn arrow_kernel<'py>(
     data: &Bound<'py, PyAny>,
     op: &str,
-    set: &str,
-    mode: &str,
+    set: Option<&Bound<'py, PyAny>>,
+    mode: Option<&Bound<'py, PyAny>>,
     space_as_plus: bool,
     lowercase: bool,
     keep_escapes: bool,
     iri: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let dec = || pctenc_arrow::decoder_for_mode(mode).map_err(PyValueError::new_err);
+    let py = data.py();
+    let none = py.None().into_bound(py);
+    let set = || word(op, "set", set.unwrap_or(&none), "'component' or 'path'");
+    let dec = || {
+        let mode = word(op, "mode", mode.unwrap_or(&none), "'strict' or 'plus,lossy'")?;
+        pctenc_arrow::decoder_for_mode(&mode).map_err(PyValueError::new_err)
+    };
     let kernel = match op {
-        "encode" => Kernel::Encode(encoder(set, space_as_plus, lowercase, keep_escapes, iri)?),
+        "encode" => Kernel::Encode(encoder(&set()?, space_as_plus, lowercase, keep_escapes, iri)?),
         "decode" => Kernel::Decode(dec()?),
         "try_decode" => Kernel::TryDecode(dec()?),
-        "validate" => Kernel::Validate(encoder(set, space_as_plus, false, false, iri)?),
+        "validate" => Kernel::Validate(encoder(&set()?, space_as_plus, false, false, iri)?),
         "normalize" => Kernel::Normalize,
         "url_encode" => Kernel::UrlEncode,
         "url_decode" => Kernel::UrlDecode,

@@ -247,8 +247,9 @@ pub(crate) fn quote_plus<'py>(
     let py = string.py();
     // A space-as-plus set, where `safe` leaves `+` escaped (else a raw `+` could not be told
     // from a space, and CPython's replace of spaces after quoting is the rule).
-    let plus_set =
-        set_of(&safe, QUOTE_PLUS).filter(|s| s.contains(b'+') && s.contains(b' ')).map(|s| s.with_space_as_plus(true));
+    let plus_set = set_of(&safe, QUOTE_PLUS)
+        .filter(|s| s.contains(b'+') && s.contains(b' '))
+        .map(|s| s.with_space_as_plus(true));
     if let Some(s) = exact_str(string)
         && utf8_encoding(&encoding)
         && errors.is_default_or("strict")

@@ -9,6 +9,7 @@ PCTENC_REQUIRE_ARROW is set (CI), which makes a missing one a failure.
 
 import os
 import random
+import re
 import subprocess
 import sys
 import textwrap
@@ -180,7 +181,7 @@ def test_wrong_types_are_type_errors(pa):
 
     with pytest.raises(TypeError, match=r"takes a pyarrow Array or ChunkedArray, a Polars Series.*not list"):
         pctenc.arrow.decode(["a%20b"])
-    with pytest.raises(TypeError, match="takes string, large_string, string_view, binary.*not Int64"):
+    with pytest.raises(TypeError, match="takes string, large_string, string_view, binary.*not int64"):
         pctenc.arrow.decode(pa.array([1, 2]))
     table = pa.table({"a": ["x"], "b": ["y"]})
     with pytest.raises(TypeError, match="one column, not a table of 2 columns"):
@@ -270,3 +271,244 @@ def test_without_pyarrow_the_result_exports_the_interface():
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# No crash from any column: empty slices, structs, malformed data, panics.
+
+KERNELS = ["encode", "decode", "try_decode", "validate", "normalize", "url_encode", "url_decode", "try_url_decode"]
+
+
+def call(kernel, data):
+    import pctenc.arrow
+    return getattr(pctenc.arrow, kernel)(data)
+
+
+@pytest.mark.parametrize("name", STRING_TYPES + BINARY_TYPES)
+def test_empty_slices_at_an_offset(pa, name):
+    """An empty slice that starts past the first row (what `arr[1:]` and
+    `RecordBatch.slice(1, 0)` give) is an empty column in and out, in every kernel."""
+    values = [b"a"] if name in BINARY_TYPES else ["a"]
+    array = pa.array(values, getattr(pa, name)())
+    batch = pa.record_batch({"c": array})
+    for kernel in KERNELS:
+        for empty in [array[1:], array.slice(1, 0), batch.slice(1, 0)]:
+            out = call(kernel, empty)
+            assert len(out) == 0, (kernel, empty)
+
+
+def test_non_text_types_are_type_errors_naming_the_type(pa):
+    """A struct column is not unwrapped (its nulls would be lost); any type but the six and
+    a dictionary of one is a TypeError that names it."""
+    columns = [
+        (pa.array([{"x": "a b"}, None]), "struct<x: string>"),
+        (pa.array([[b"a"]]), "list<item: binary>"),
+        (pa.array([1.5]), "double"),
+        (pa.array([None]), "null"),
+        (pa.array([1]).dictionary_encode(), "dictionary<values=int64"),
+    ]
+    for column, name in columns:
+        for kernel in KERNELS:
+            with pytest.raises(TypeError, match=re.escape(name)):
+                call(kernel, column)
+
+
+MALFORMED = r'''
+import sys
+import pyarrow as pa
+import pctenc, pctenc.arrow
+
+def buf(*ints, width=4):
+    return pa.py_buffer(b"".join(i.to_bytes(width, "little", signed=True) for i in ints))
+
+kind = sys.argv[1]
+data = pa.py_buffer(b"abcdefghijklmnopqrstuvwxyz%20%41")
+cases = lambda: {
+    # offsets that go backwards in row 1
+    "backwards": pa.Array.from_buffers(pa.string(), 3, [None, buf(0, 5, 2, 8), data]),
+    # offsets past the values buffer in row 0 (the last offset is within it)
+    "past": pa.Array.from_buffers(pa.large_binary(), 2, [None, buf(0, 40, 2, width=8), data]),
+    # a view of 20 bytes at offset 30 of a 32-byte buffer (row 1)
+    "view": pa.Array.from_buffers(pa.binary_view(), 2, [None, pa.py_buffer(
+        (3).to_bytes(4, "little") + b"abc" + bytes(9)
+        + (20).to_bytes(4, "little") + b"abcd" + (0).to_bytes(4, "little") + (30).to_bytes(4, "little")), data]),
+    # a view naming buffer 5 of 1 (row 0)
+    "index": pa.Array.from_buffers(pa.string_view(), 1, [None, pa.py_buffer(
+        (20).to_bytes(4, "little") + b"abcd" + (5).to_bytes(4, "little") + (0).to_bytes(4, "little")), data]),
+    # a dictionary key past the dictionary (row 1)
+    "key": pa.DictionaryArray.from_buffers(pa.dictionary(pa.int32(), pa.string()), 2,
+        [None, buf(0, 7)], pa.array(["a"])),
+}
+array = cases()[kind]
+for kernel in KERNELS:
+    try:
+        getattr(pctenc.arrow, kernel)(array)
+    except ValueError as e:
+        assert "malformed Arrow data" in str(e) and "row" in str(e), str(e)
+        continue
+    raise AssertionError(f"{kernel}: no error for {kind}")
+print("ok")
+'''
+
+
+@pytest.mark.parametrize("kind", ["backwards", "past", "view", "index", "key"])
+def test_malformed_arrow_data_is_a_value_error(pa, kind):
+    """Offsets that go backwards or past the values, views past their buffer or naming a
+    buffer that is not there, dictionary keys past the dictionary: a ValueError naming the
+    row, never a read outside the buffers (run in a child process, which a crash would end)."""
+    code = MALFORMED.replace("KERNELS", repr(KERNELS))
+    run = subprocess.run([sys.executable, "-c", code, kind], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", (run.returncode, run.stderr[-2000:])
+
+
+def test_no_panic_reaches_python(pa):
+    """Whatever a kernel meets, a panic never reaches Python as PanicException (a
+    BaseException), and nothing is written to stderr: every hostile column above gives an
+    ordinary exception or a result."""
+    code = textwrap.dedent('''
+        import pyarrow as pa, pctenc.arrow
+        columns = [pa.array(["a"])[1:], pa.array([{"x": "a"}]), pa.array(["%zz", None]).dictionary_encode()[1:],
+                   pa.chunked_array([pa.array(["a"])[1:], pa.array(["b%"])]), pa.array([b"\\xff%"], pa.binary()).view(pa.string())]
+        for column in columns:
+            for kernel in KERNELS:
+                try:
+                    getattr(pctenc.arrow, kernel)(column)
+                except Exception:
+                    pass
+        print("ok")
+    '''.replace("KERNELS", repr(KERNELS)))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "ok" and run.stderr == "", run.stderr[-2000:]
+
+
+def test_try_url_decode_nulls_a_string_row_that_is_not_utf8(pa):
+    """A string column whose row is not UTF-8 (a binary column viewed as strings): null in
+    try_url_decode, an error naming the row in url_decode."""
+    import pctenc.arrow
+    column = pa.array([b"ok%20", b"%41\xff", None], pa.binary()).view(pa.string())
+    assert pctenc.arrow.try_url_decode(column).to_pylist() == ["ok ", None, None]
+    with pytest.raises(pctenc.DecodeError) as e:
+        pctenc.arrow.url_decode(column)
+    assert (e.value.row, e.value.offset) == (1, 3)
+
+
+def test_keyword_errors_name_the_keyword(pa):
+    import pctenc.arrow
+    with pytest.raises(TypeError, match="mode must be a str"):
+        pctenc.arrow.decode(pa.array(["a"]), mode=None)
+    with pytest.raises(TypeError, match="set must be a str"):
+        pctenc.arrow.encode(pa.array(["a"]), set=3)
+
+
+# ---------------------------------------------------------------------------------------
+# Dictionary columns.
+
+
+def as_plain(pa, result):
+    """A result as a plain column: a dictionary's values read through its keys."""
+    if pa.types.is_dictionary(result.type):
+        return result.cast(result.type.value_type)
+    return result
+
+
+@pytest.mark.parametrize("value_type", ["string", "large_string", "binary"])
+def test_dictionaries_agree_with_the_plain_column(pa, value_type):
+    """A dictionary column gives, row by row, what the plain column gives, in every kernel;
+    plain encoding keeps the dictionary, the others give the value type; an entry no row
+    uses never fails the call."""
+    import pctenc.arrow
+    rng = random.Random(49)
+    values = list(dict.fromkeys(v for v in random_values(rng, 60, nulls=0) if v))
+    values += ["%41", "A", "%zz", "a%2", "%E9"]  # collide once decoded, fail to decode
+    kind = getattr(pa, value_type)()
+    dictionary = pa.array([v.encode() if value_type == "binary" else v for v in values], kind)
+    keys = pa.array([rng.randrange(len(values)) if rng.random() > 0.1 else None for _ in range(400)], pa.int32())
+    column = pa.DictionaryArray.from_arrays(keys, dictionary)
+    plain = column.cast(kind)
+    for kernel in KERNELS:
+        ours = theirs = None
+        try:
+            ours = as_plain(pa, call(kernel, column)).to_pylist()
+        except pctenc.DecodeError as e:
+            ours = ("error", e.row, e.offset)
+        try:
+            theirs = call(kernel, plain).to_pylist()
+        except pctenc.DecodeError as e:
+            theirs = ("error", e.row, e.offset)
+        assert ours == theirs, kernel
+    assert pa.types.is_dictionary(pctenc.arrow.encode(column).type)
+    assert not pa.types.is_dictionary(pctenc.arrow.try_decode(column).type)
+    # The entries that fail, used by no row: no error.
+    entries = pa.array([b"ok", b"%zz"] if value_type == "binary" else ["ok", "%zz"], kind)
+    used = pa.DictionaryArray.from_arrays(pa.array([0, None, 0], pa.int32()), entries)
+    assert as_plain(pa, pctenc.arrow.decode(used)).to_pylist() == [entries[0].as_py(), None, entries[0].as_py()]
+
+
+def test_dictionaries_from_polars_duckdb_and_parquet(pa, tmp_path):
+    import pctenc.arrow
+    import pyarrow.parquet as pq
+    pl = need("polars")
+    duckdb = need("duckdb")
+    values = ["a b", "c%20d", None, "a b"]
+    for dtype in [pl.Categorical, pl.Enum(["a b", "c%20d"])]:
+        series = pl.Series("c", values, dtype=dtype)
+        assert pctenc.arrow.encode(series).to_pylist() == ["a%20b", "c%2520d", None, "a%20b"]
+        assert pctenc.arrow.decode(series).to_pylist() == ["a b", "c d", None, "a b"]
+    path = tmp_path / "dict.parquet"
+    pq.write_table(pa.table({"c": values}), path, use_dictionary=True)
+    column = pq.read_table(path, read_dictionary=["c"]).column("c")
+    assert pa.types.is_dictionary(column.type)
+    assert as_plain(pa, pctenc.arrow.encode(column)).to_pylist() == ["a%20b", "c%2520d", None, "a%20b"]
+    con = duckdb.connect()
+    con.execute("CREATE TYPE mood AS ENUM ('a b', 'c%20d')")
+    rel = con.sql("SELECT CAST(c AS mood) AS c FROM (VALUES ('a b'), ('c%20d'), (NULL)) t(c)")
+    assert pctenc.arrow.decode(rel).to_pylist() == ["a b", "c d", None]
+
+
+# ---------------------------------------------------------------------------------------
+# Polars: a return dtype for every column type, errors through expressions.
+
+
+def test_polars_every_column_type_has_a_return_dtype():
+    pl = need("polars")
+    import pctenc.polars  # noqa: F401
+
+    df = pl.DataFrame({"s": ["a b", None], "b": [b"a b", None]}).with_columns(
+        cat=pl.col("s").cast(pl.Categorical), enum=pl.col("s").cast(pl.Enum(["a b"])), null=pl.lit(None)
+    )
+    for column, dtype in [("s", pl.String), ("b", pl.Binary), ("cat", pl.String), ("enum", pl.String), ("null", pl.String)]:
+        for name in ["encode", "decode", "try_decode", "normalize", "url_encode", "url_decode", "try_url_decode"]:
+            out = df.lazy().select(getattr(pl.col(column).pctenc, name)()).collect()
+            assert out.dtypes == [dtype], (column, name)
+        assert df.select(pl.col(column).pctenc.validate()).dtypes == [pl.Boolean]
+    assert df.select(pl.col("cat").pctenc.encode()).to_series().to_list() == ["a%20b", None]
+    for bad in [pl.lit(1), pl.lit([1]), pl.lit(1.5)]:
+        with pytest.raises(TypeError, match=r"pctenc\.encode\(\) takes String, Binary, Categorical or Enum columns"):
+            df.select(bad.pctenc.encode())
+
+
+def test_polars_errors_keep_their_place():
+    """A DecodeError from an expression keeps its offset; its row is counted within the batch
+    Polars passed (under the streaming engine, one of many), and says so."""
+    pl = need("polars")
+    import pctenc.polars  # noqa: F401
+
+    df = pl.DataFrame({"u": ["ok"] * 5 + ["a%zz"]})
+    for engine in ["in-memory", "streaming"]:
+        with pytest.raises(pctenc.DecodeError) as e:
+            df.lazy().select(pl.col("u").pctenc.decode()).collect(engine=engine)
+        assert e.value.offset == 1 and " of a batch" in str(e.value), str(e.value)
+        assert e.value.row is None
+    with pytest.raises(pctenc.DecodeError) as e:
+        pctenc.arrow.decode(pl.Series(["ok", "a%zz"]))
+    assert (e.value.row, e.value.offset) == (1, 1)
+
+
+def test_decode_error_attributes_survive_a_rebuild_from_the_message():
+    """Polars re-raises an expression's exception as a new one of the same class, from its
+    message: the attributes are read back from it."""
+    e = pctenc.DecodeError("row 5 (chunk 1, row 2 in it), offset 3: why")
+    assert (e.row, e.chunk, e.offset) == (5, 1, 3)
+    e = pctenc.DecodeError("offset 7: why")
+    assert (e.row, e.chunk, e.offset) == (None, None, 7)
+    assert pctenc.DecodeError("x").offset is None

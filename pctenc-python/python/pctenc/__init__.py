@@ -17,6 +17,8 @@ pctenc.quote`` is safe), so every result is CPython's. Inputs of ``RELEASE_GIL``
 more are worked on with the GIL released.
 """
 
+import re as _re
+
 from . import _pctenc
 from ._pctenc import (
     RELEASE_GIL,
@@ -46,6 +48,38 @@ __all__ = [
 
 # The exceptions are the package's (and so pickle by this name, for process pools).
 DecodeError.__module__ = ValidationError.__module__ = "pctenc"
+
+# Where a DecodeError's message starts: "offset 2: ...", "row 1, offset 0: ...", "row 5
+# (chunk 1, row 2 in it), offset 0: ...", "row 3 of a batch, offset 1: ...".
+_PLACE = _re.compile(
+    r"(?:row (?P<row>\d+)(?P<batch> of a batch)?(?: \(chunk (?P<chunk>\d+), row \d+ in it\))?(?:, |: ))?"
+    r"(?:offset (?P<offset>\d+): )?"
+)
+
+
+def _read_back(name):
+    """A DecodeError's `offset`, `row` or `chunk`: as set when it was raised, or, for one
+    made again from its message alone (Polars re-raises an expression's error so), read back
+    from where the message starts. None where the message does not say (a row "of a batch"
+    is not a row of the whole input)."""
+
+    def get(self):
+        if name in self.__dict__:
+            return self.__dict__[name]
+        text = self.args[0] if self.args and isinstance(self.args[0], str) else ""
+        m = _PLACE.match(text)
+        if m.group(name) is None or (name == "row" and m.group("batch")):
+            return None
+        return int(m.group(name))
+
+    def set(self, value):
+        self.__dict__[name] = value
+
+    return property(get, set)
+
+
+for _name in ("offset", "row", "chunk"):
+    setattr(DecodeError, _name, _read_back(_name))
 
 def sets():
     """The named sets: a list of dicts with ``name``, ``aliases``, ``description``,

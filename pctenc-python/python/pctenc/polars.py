@@ -22,25 +22,63 @@ optimize around it (it is opaque to the query planner, as ``map_batches`` always
 
 import polars as pl
 
-from . import _pctenc
+from . import DecodeError, _pctenc
 
 __all__ = ["PctencExpr"]
+
+# What each column type gives: a String or Binary column gives the same type; a Categorical
+# or Enum column (a dictionary, whose categories the kernel transforms once each) gives
+# String, as the results are other values than the categories; a Null column (all null, of
+# no type yet) is a String column of nulls.
+_TYPES = (pl.String, pl.Categorical, pl.Enum, pl.Null, pl.Binary)
+
+
+def _output_dtype(op, dtype):
+    """The dtype an expression returns for a column of `dtype`, or a TypeError naming it."""
+    if not isinstance(dtype, _TYPES):
+        raise TypeError(f"pl.col(...).pctenc.{op}() takes String, Binary, Categorical or Enum columns, not {dtype}")
+    if op == "validate":
+        return pl.Boolean
+    return pl.Binary if isinstance(dtype, pl.Binary) else pl.String
+
+
+def _batch_error(e):
+    """A kernel's DecodeError inside an expression: Polars hands each call a batch of the
+    column (under the streaming engine, one of many), so the row it names is counted within
+    that batch, which the message says; the whole-frame row is not known here."""
+    if e.row is None:
+        return e
+    message = str(e).split(": ", 1)[-1]
+    place = f"row {e.row} of a batch"
+    offset = f", offset {e.offset}" if e.offset is not None else ""
+    return DecodeError(f"{place}{offset}: {message}")
 
 
 @pl.api.register_expr_namespace("pctenc")
 class PctencExpr:
     """``pl.col(...).pctenc``: pctenc's encoders and decoders on a string or binary column."""
 
-    def __init__(self, expr):
+    def __init__(self, expr: pl.Expr) -> None:
         self._expr = expr
 
-    def _map(self, op, return_dtype=None, **options):
+    def _map(self, op, **options):
         def run(series):
-            obj, _ = _pctenc.arrow_kernel(series, op, **options)
-            return pl.Series(series.name, obj)
+            if series.dtype == pl.Null:
+                series = series.cast(pl.String)
+            try:
+                obj, _ = _pctenc.arrow_kernel(series, op, **options)
+            except DecodeError as e:
+                raise _batch_error(e) from None
+            out = pl.Series(series.name, obj)
+            return out.cast(pl.String) if out.dtype == pl.Categorical else out
 
-        # Row by row, each value on its own: Polars may cut the column into batches as it likes.
-        return self._expr.map_batches(run, return_dtype=return_dtype, is_elementwise=True)
+        def plan(expr, dtype):
+            # Each value on its own: Polars may cut the column into batches as it likes.
+            return expr.map_batches(run, return_dtype=_output_dtype(op, dtype), is_elementwise=True)
+
+        # The dtype is known when the query is planned: the expression's return type then, and
+        # a clear error for a column of another type, before any batch runs.
+        return self._expr.pipe_with_dtype(plan)
 
     def encode(self, set="component", *, space_as_plus=False, lowercase=False, keep_escapes=False, iri=False):
         """Percent-encodes each value with a named set (:func:`pctenc.arrow.encode`)."""
@@ -57,7 +95,7 @@ class PctencExpr:
 
     def validate(self, set="component", *, space_as_plus=False, iri=False):
         """Whether each value is already encoded for the set (a Boolean column)."""
-        return self._map("validate", return_dtype=pl.Boolean, set=set, space_as_plus=space_as_plus, iri=iri)
+        return self._map("validate", set=set, space_as_plus=space_as_plus, iri=iri)
 
     def normalize(self):
         """RFC 3986 normalization of each value."""
