@@ -418,11 +418,14 @@ step_python() {
   # pyarrow, Polars, DuckDB and pandas: pctenc.arrow's and pctenc.polars' tests need them all
   # (PCTENC_REQUIRE_ARROW makes a missing one a failure, not a skip).
   limit 900 "pip install ./pctenc-python" target/py-venv/bin/python -m pip install --quiet ./pctenc-python \
-    pytest hypothesis pyarrow polars duckdb pandas
+    pytest hypothesis pyarrow polars duckdb pandas mypy
   # The native API's errors are compared with the Rust library's through its CLI.
   cargo build --release --bin pctenc
   PCTENC_REQUIRE_CLI=1 PCTENC_REQUIRE_ARROW=1 limit 600 "pytest pctenc-python" \
     target/py-venv/bin/python -m pytest pctenc-python -q -p no:cacheprovider
+  # The stubs against the module as it runs (names, signatures, defaults), as pydantic-core
+  # checks its own.
+  limit 300 "stubtest" target/py-venv/bin/python -m mypy.stubtest pctenc
   # The examples in pctenc.arrow's and pctenc.polars' docstrings, on the installed package.
   limit 300 "doctests" target/py-venv/bin/python -m pytest -q -p no:cacheprovider --doctest-modules \
     --pyargs pctenc.arrow pctenc.polars

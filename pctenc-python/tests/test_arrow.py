@@ -512,3 +512,45 @@ def test_decode_error_attributes_survive_a_rebuild_from_the_message():
     e = pctenc.DecodeError("offset 7: why")
     assert (e.row, e.chunk, e.offset) == (None, None, 7)
     assert pctenc.DecodeError("x").offset is None
+
+
+# ---------------------------------------------------------------------------------------
+# The README's table of equivalents, against each system.
+
+HOSTILE = ["a b", "a+b", "~*'()", "%", "%4", "%zz", "%41%42", "%e9", "%C3%A9", "100%", "é東😀", "a/b?c=d&e",
+           "%%", "+%2B+", "%_", "\t\n", "%00", "%ff%fe", "x%2", ""]
+
+
+def hostile_rows(rng, n):
+    return HOSTILE + ["".join(rng.choice(HOSTILE) for _ in range(rng.randrange(1, 5))) for _ in range(n)]
+
+
+def test_equivalents_of_urllib_on_columns(pa):
+    import pctenc.arrow
+    rows = hostile_rows(random.Random(10), 3000)
+    column = pa.array(rows)
+    assert pctenc.arrow.encode(column, "python-quote").to_pylist() == [urllib.parse.quote(r) for r in rows]
+    assert pctenc.arrow.encode(column, "python-quote-plus").to_pylist() == [urllib.parse.quote_plus(r) for r in rows]
+    assert pctenc.arrow.decode(column, mode="lenient,lossy").to_pylist() == [urllib.parse.unquote(r) for r in rows]
+    assert pctenc.arrow.decode(column, mode="lenient,lossy,plus").to_pylist() == [
+        urllib.parse.unquote_plus(r) for r in rows
+    ]
+
+
+def test_equivalents_of_duckdb(pa):
+    """DuckDB's url_encode is the rfc3986 set; its url_decode is lenient decoding, and raises
+    where the result is not UTF-8, where pctenc's decode raises too."""
+    import pctenc.arrow
+    duckdb = need("duckdb")
+    rows = hostile_rows(random.Random(11), 3000)
+    con = duckdb.connect()
+    hostile = pa.table({"s": rows})
+    theirs = con.sql("SELECT url_encode(s) AS s FROM hostile").arrow().read_all().column("s").to_pylist()
+    assert pctenc.arrow.encode(hostile.column("s"), "rfc3986").to_pylist() == theirs
+    ours = pctenc.arrow.try_decode(hostile.column("s"), mode="lenient").to_pylist()
+    for row, value in enumerate(rows):
+        try:
+            theirs = con.execute("SELECT url_decode(?)", [value]).fetchone()[0]
+        except duckdb.Error:
+            theirs = None
+        assert ours[row] == theirs, value

@@ -1,6 +1,12 @@
-from typing import Any, Iterable, List, Optional, TypedDict, Union, overload
+from typing import Any, Iterable, List, Optional, TypedDict, Union, overload, type_check_only
 
 from . import form as form
+
+__all__ = [
+    "quote", "quote_plus", "quote_from_bytes", "unquote", "unquote_plus", "unquote_to_bytes",
+    "encode", "encode_many", "decode", "validate", "is_valid", "normalize", "requote", "sets",
+    "form", "DecodeError", "ValidationError", "RELEASE_GIL",
+]
 
 _Bytes = Union[bytes, bytearray, memoryview]
 # What urllib.parse takes: a str (its ASCII characters are kept), or any iterable of ints
@@ -25,6 +31,7 @@ class ValidationError(ValueError):
     kind: Optional[str]
     byte: Optional[int]
 
+@type_check_only
 class SetInfo(TypedDict):
     name: str
     aliases: List[str]

@@ -1,4 +1,6 @@
 from typing import Iterable, List, Tuple, Union
 
+__all__ = ["parse", "serialize"]
+
 def parse(data: Union[str, bytes, bytearray, memoryview]) -> List[Tuple[str, str]]: ...
 def serialize(pairs: Iterable[Tuple[str, str]]) -> str: ...

@@ -24,7 +24,7 @@ import polars as pl
 
 from . import DecodeError, _pctenc
 
-__all__ = ["PctencExpr"]
+__all__ = ["PctencExpr", "Expr"]
 
 # What each column type gives: a String or Binary column gives the same type; a Categorical
 # or Enum column (a dictionary, whose categories the kernel transforms once each) gives
@@ -112,3 +112,17 @@ class PctencExpr:
     def try_url_decode(self):
         """Spark's ``try_url_decode``."""
         return self._map("try_url_decode")
+
+
+class Expr(pl.Expr):
+    """``pl.Expr`` with the ``pctenc`` namespace, for type checkers, which cannot see a
+    namespace registered at run time::
+
+        typing.cast(pctenc.polars.Expr, pl.col("url")).pctenc.decode()
+
+    Never made: every ``pl.Expr`` has the namespace once this module is imported.
+    """
+
+    @property
+    def pctenc(self) -> PctencExpr:
+        return PctencExpr(self)
