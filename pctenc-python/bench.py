@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """pctenc's drop-ins against urllib.parse, in one run: quote, unquote, quote_plus and
-unquote_plus on 64 KiB of an access-log mix and on 30-byte strings, and encode_many on a
-million short strings against a list comprehension over urllib.parse.quote. Medians of
+unquote_plus on 64 KiB of an access-log mix and on 30-byte strings; each of the six drop-ins
+in single short calls (1 to 100 bytes) with nothing to change and with work to do; and
+encode_many on a million short strings against a list comprehension over urllib.parse.quote. Medians of
 repeated timeit runs; both sides' results are checked equal first.
 
     python3 pctenc-python/bench.py [--json benches/results/python.json] [--quick]
@@ -45,6 +46,12 @@ def median_ns(fn, number, repeat):
     return statistics.median(times) / number * 1e9
 
 
+def call_ns(f, arg, number, repeat):
+    """The median time of one call `f(arg)`, the call compiled as a statement (no lambda)."""
+    timer = timeit.Timer("f(arg)", globals={"f": f, "arg": arg})
+    return statistics.median(timer.repeat(repeat=repeat, number=number)) / number * 1e9
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json")
@@ -81,6 +88,37 @@ def main():
         t = median_ns(lambda: theirs(0), 5, repeat) / len(items)
         results.append({"name": f"{fname} 30 B", "pctenc_ns": round(o, 1), "urllib_ns": round(t, 1), "speedup": round(t / o, 2)})
         print(f"{fname + ' 30 B':28} pctenc {o:12.1f} ns  urllib {t:12.1f} ns  {t / o:6.1f}x", flush=True)
+
+    # Single short calls, as most real calls are: each drop-in on values with nothing to change
+    # (CPython often returns the argument itself there) and on values that need work.
+    no_op = {
+        "quote": lambda n: ("/products/" * 10)[:n],
+        "quote_plus": lambda n: ("products-1" * 10)[:n],
+        "quote_from_bytes": lambda n: (b"/products/" * 10)[:n],
+        "unquote": lambda n: ("/static/app.js" * 8)[:n],
+        "unquote_plus": lambda n: ("/static/app.js" * 8)[:n],
+        "unquote_to_bytes": lambda n: ("/static/app.js" * 8)[:n],
+    }
+    work = {
+        "quote": lambda n: ("a b/é?x=1&" * 10)[:n],
+        "quote_plus": lambda n: ("a b/é?x=1&" * 10)[:n],
+        "quote_from_bytes": lambda n: ("a b/é?x=1&" * 10).encode()[:n],
+        "unquote": lambda n: ("a%20b%2Fc%C3%A9" * 8)[:n],
+        "unquote_plus": lambda n: ("a+b%2Fc%C3%A9+" * 8)[:n],
+        "unquote_to_bytes": lambda n: ("a%20b%2Fc%C3%A9" * 8)[:n],
+    }
+    calls = 20_000 if args.quick else 200_000
+    for kind, inputs, sizes in [("no-op", no_op, [1, 10, 30, 100]), ("work", work, [10, 30])]:
+        for fname, make in inputs.items():
+            for n in sizes:
+                arg = make(n)
+                ours, theirs = getattr(pctenc, fname), getattr(up, fname)
+                assert ours(arg) == theirs(arg), (fname, arg)
+                o = call_ns(ours, arg, calls, repeat)
+                t = call_ns(theirs, arg, calls, repeat)
+                name = f"{fname} {kind} {n} B"
+                results.append({"name": name, "pctenc_ns": round(o, 1), "urllib_ns": round(t, 1), "speedup": round(t / o, 2)})
+                print(f"{name:28} pctenc {o:12.1f} ns  urllib {t:12.1f} ns  {t / o:6.1f}x", flush=True)
 
     million = [s[: 10 + i % 20] for i, s in zip(range(1_000_000), __import__("itertools").cycle(shorts))]
     assert pctenc.encode_many(million[:1000], "python-quote") == [up.quote(s) for s in million[:1000]]

@@ -371,7 +371,11 @@ pub(crate) fn unquote_to_bytes<'py>(string: &Bound<'py, PyAny>) -> PyResult<Boun
     if let Some(s) = exact_str(string)
         && let Ok(text) = s.to_str()
     {
-        return Ok(PyBytes::new(py, &unquote_bytes(py, text.as_bytes(), false)).into_any());
+        let bytes = text.as_bytes();
+        if !bytes.contains(&b'%') {
+            return Ok(PyBytes::new(py, bytes).into_any()); // its UTF-8, as CPython gives
+        }
+        return Ok(PyBytes::new(py, &unquote_bytes(py, bytes, false)).into_any());
     }
     if let Some(b) = exact_bytes(string) {
         if !b.as_bytes().contains(&b'%') {
