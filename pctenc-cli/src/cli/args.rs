@@ -619,8 +619,14 @@ fn parse_named_set(name: &str) -> Result<&'static NamedSet, String> {
     pctenc::sets::NAMED.iter().find(|n| n.matches(name)).ok_or_else(|| set_names_error(name, None))
 }
 
+/// The largest `bench --size`: every input is held in memory with its encoding (up to three
+/// times its size), and the check holds two answers beside them.
+pub const MOST_SIZE: usize = 1 << 30;
+/// The largest `bench --seconds`.
+pub const MOST_SECONDS: f64 = 3600.0;
+
 /// `--size`: bytes, with an optional `K`/`KiB`/`M`/`MiB`/`G`/`GiB` suffix (powers of 1024);
-/// from 1 byte to [`super::bench::MOST_SIZE`].
+/// from 1 byte to [`MOST_SIZE`].
 fn parse_size(value: &str) -> Result<usize, String> {
     let lower = value.trim().to_ascii_lowercase();
     let split = lower.find(|c: char| !c.is_ascii_digit()).unwrap_or(lower.len());
@@ -632,7 +638,7 @@ fn parse_size(value: &str) -> Result<usize, String> {
         "g" | "gb" | "gib" => 30,
         _ => return Err("want a number of bytes, such as 64, 4K, 64KiB or 1M".into()),
     };
-    let most = super::bench::MOST_SIZE;
+    let most = MOST_SIZE;
     let n: u64 = match digits.parse() {
         Ok(n) => n,
         Err(_) if digits.is_empty() => {
@@ -647,9 +653,9 @@ fn parse_size(value: &str) -> Result<usize, String> {
     }
 }
 
-/// `--seconds`: more than 0, at most [`super::bench::MOST_SECONDS`].
+/// `--seconds`: more than 0, at most [`MOST_SECONDS`].
 fn parse_seconds(value: &str) -> Result<f64, String> {
-    let most = super::bench::MOST_SECONDS;
+    let most = MOST_SECONDS;
     match value.trim().parse::<f64>() {
         Ok(s) if s.is_nan() => Err("want a number of seconds, such as 5 or 0.5".into()),
         Ok(s) if s <= 0.0 => Err(format!("SECONDS must be more than 0 (at most {most})")),

@@ -7,7 +7,7 @@ use pctenc::{Backend, Engine};
 /// The CPU features the backends depend on, and whether this CPU has them (`pctenc info`
 /// and `pctenc bench` name them): every feature of every backend's `cpu_features` (the test
 /// below checks it; detection needs each name written out).
-pub(super) fn features() -> Vec<(&'static str, bool)> {
+pub fn features() -> Vec<(&'static str, bool)> {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     {
         use std::arch::is_x86_feature_detected as has;

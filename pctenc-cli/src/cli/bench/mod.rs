@@ -23,10 +23,11 @@ use std::time::{Duration, Instant};
 use pctenc::{Backend, Decoder, Encoder, Engine, PAR_DECODE_THRESHOLD, PAR_ENCODE_THRESHOLD, Set};
 use serde_json::json;
 
-use super::args::BenchArgs;
-use super::input::Input;
-use super::output::Output;
-use super::{Failure, report};
+use crate::cli::args::BenchArgs;
+use crate::cli::info::features;
+use crate::cli::input::{CHUNK, Input};
+use crate::cli::output::Output;
+use crate::cli::{Failure, report};
 use measure::{Timing, Work};
 use workload::WORKLOADS;
 
@@ -34,11 +35,6 @@ use workload::WORKLOADS;
 pub const DEFAULT_SIZES: [usize; 4] = [64, 4 << 10, 64 << 10, 1 << 20];
 /// How much of a file is measured when `--size` is not given.
 pub const FILE_DEFAULT: usize = 16 << 20;
-/// The largest `--size`: the outputs of every backend are held at once, up to three times
-/// the input each.
-pub const MOST_SIZE: usize = 1 << 30;
-/// The largest `--seconds`.
-pub const MOST_SECONDS: f64 = 3600.0;
 /// A figure whose rounds deviate from their median by more than this (their median absolute
 /// deviation, relative) is unsteady; when more than a quarter of them are, the CPU looks busy.
 const UNSTEADY: f64 = 0.10;
@@ -295,7 +291,7 @@ fn sources(args: &BenchArgs) -> Result<(Vec<Source>, bool), Failure> {
 fn read(path: &Path, limit: usize) -> Result<(String, Vec<u8>), Failure> {
     let mut input = Input::open(path)?;
     let mut data = Vec::new();
-    let mut buf = vec![0u8; super::input::CHUNK];
+    let mut buf = vec![0u8; CHUNK];
     while data.len() < limit {
         let n = input.read(&mut buf)?;
         if n == 0 {
@@ -634,7 +630,7 @@ fn gbps_text(gbps: f64) -> String {
 }
 
 fn header(plan: &Plan, sources: &[Source]) -> String {
-    let features = super::info::features();
+    let features = features();
     let found: Vec<&str> = features.iter().filter(|f| f.1).map(|f| f.0).collect();
     let absent: Vec<&str> = features.iter().filter(|f| !f.1).map(|f| f.0).collect();
     let backends: Vec<&str> = plan.backends.iter().map(|b| b.name()).collect();
@@ -744,7 +740,7 @@ fn write_json(out: &mut Output, value: &serde_json::Value) -> Result<(), Failure
 
 /// The first JSON record: what was measured, on what.
 fn run_record(plan: &Plan, sources: &[Source]) -> serde_json::Value {
-    let features = super::info::features();
+    let features = features();
     let found: Vec<&str> = features.iter().filter(|f| f.1).map(|f| f.0).collect();
     let backends: Vec<&str> = plan.backends.iter().map(|b| b.name()).collect();
     json!({
