@@ -308,7 +308,8 @@ pub enum Command {
     /// access-log mix, multilingual text, random bytes) at 64 B, 4 KiB, 64 KiB and 1 MiB.
     /// With files, each file is measured (its first 16 MiB, or each --size): encode takes its
     /// lines, their ends kept raw as `pctenc encode` keeps them (every byte with --binary);
-    /// decode and validate take the encoding of the same data.
+    /// decode and validate take the encoding of the same data (with `%` escaped, for the sets
+    /// that keep it, so that it decodes back).
     ///
     /// Every way of doing an operation (memcpy, each backend, the parallel path with -j) is
     /// timed in turn, round after round, and its figure is the median of its rounds in GB/s

@@ -164,7 +164,7 @@ fn files_are_measured_by_lines_or_bytes() {
     let log = dir.path().join("access.log");
     let mut text = String::new();
     for i in 0..200 {
-        text.push_str(&format!("GET /search?q=caf\u{e9} {i} HTTP/1.1 200 Mozilla/5.0 (X11)\n"));
+        text.push_str(&format!("GET /search?q=caf\u{e9}%41 {i}% HTTP/1.1 200 Mozilla/5.0 (X11)\n"));
     }
     std::fs::write(&log, &text).unwrap();
     let path = log.to_str().unwrap();
@@ -190,6 +190,16 @@ fn files_are_measured_by_lines_or_bytes() {
         decode["bytes"].as_u64().unwrap(),
         pctenc(&["encode", "--binary", path], b"").stdout.len() as u64
     );
+
+    // With a set that keeps `%` raw, decode and validate take the encoding with `%` escaped,
+    // which decodes back.
+    let all = records(&["--set", "path", path]);
+    let measured = measurements(&all);
+    let decode = measured.iter().find(|r| r["operation"] == "decode").unwrap();
+    let escaped = pctenc(&["encode", "--set", "path", "--escape", "%", path], b"").stdout;
+    assert_eq!(decode["bytes"].as_u64().unwrap(), escaped.len() as u64);
+    let encode = measured.iter().find(|r| r["operation"] == "encode").unwrap();
+    assert_eq!(encode["bytes"].as_u64().unwrap(), text.len() as u64);
 
     // --size takes a prefix of the file up to a line end, and the file once when it is
     // shorter.
