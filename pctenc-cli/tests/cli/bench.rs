@@ -122,6 +122,43 @@ fn tables_name_the_machine_and_mark_the_chosen_backend() {
     assert!(!text.contains('█'), "{text}");
     // A debug build says that it is one.
     assert_eq!(String::from_utf8_lossy(&out.stderr).contains("not a release build"), cfg!(debug_assertions));
+    // Not with stdout and stderr the same pipe either.
+    let (reader, writer) = std::io::pipe().unwrap();
+    let shared = pctenc_with(
+        &["bench", "--seconds", "0.02", "--size", "64"],
+        Stdio::null(),
+        Stdio::from(writer.try_clone().unwrap()),
+        Stdio::from(writer),
+    );
+    assert!(shared.status.success());
+    let mut both = String::new();
+    std::io::Read::read_to_string(&mut { reader }, &mut both).unwrap();
+    assert!(both.contains("answers: ") && !both.contains('█'), "{both}");
+}
+
+/// On a terminal (which `script` gives it), each row has a bar, the fastest row's the longest.
+#[test]
+fn terminal_rows_have_bars() {
+    if output_of(std::process::Command::new("script").arg("--version")).is_err() {
+        panic!("`script` (util-linux) is needed to give pctenc a terminal");
+    }
+    let runner = std::env::var("PCTENC_CLI_RUNNER").unwrap_or_default();
+    let exe = env!("CARGO_BIN_EXE_pctenc");
+    let line = format!("{runner} {exe} bench --seconds 0.02 --size 4K");
+    let run = output_of(std::process::Command::new("script").args(["-qefc", &line, "/dev/null"])).unwrap();
+    assert!(run.status.success(), "{line}: {}", String::from_utf8_lossy(&run.stderr));
+    let text = String::from_utf8_lossy(&run.stdout);
+    // The table rows of memcpy and scalar (not the header, not the column heads).
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("  ") && l.split_whitespace().any(|w| w == "memcpy" || w == "scalar"))
+        .filter(|l| !l.contains("vs scalar"))
+        .collect();
+    assert_eq!(rows.len(), 2 * 4 * 3, "{text}");
+    for row in rows {
+        assert!(row.trim_end().ends_with(['█', '▏', '▎', '▍', '▌', '▋', '▊', '▉']), "{row:?}");
+    }
+    assert!(text.contains(&"█".repeat(20)), "{text}");
 }
 
 /// A backend whose answer differs from scalar's ends the run with status 1 before any

@@ -191,7 +191,9 @@ pub fn run(args: &BenchArgs, threads: Option<u16>, out: &mut Output) -> Result<(
     let budget = Duration::from_secs_f64(plan.seconds);
     let timing = Instant::now();
     let mut left = cases.len() * Operation::ALL.len();
-    let terminal = out.is_terminal();
+    // Bars only when standard output itself is a terminal (not `Output::is_terminal`'s wider
+    // sense, for progress bars, which counts an output that is stderr's file too).
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
     let mut unsteady = (0, 0);
     for op in Operation::ALL {
         let mut measured = Vec::with_capacity(cases.len());
