@@ -48,7 +48,8 @@ const CHECK_EXIT_STATUS: &str = "Exit status: 0 every line is valid; 1 a bad lin
     pctenc encode --binary -j 8 dump.bin -o dump.txt\n  \
     pctenc normalize urls.txt -o normalized.txt\n  \
     pctenc decode --keep-encoded uri-reserved --reject controls,slashes paths.txt\n  \
-    pctenc sets\n\n\
+    pctenc sets\n  \
+    pctenc bench\n\n\
     Each command's options: pctenc COMMAND --help.\n\n", exit_status!()))]
 pub struct Cli {
     #[command(subcommand)]
