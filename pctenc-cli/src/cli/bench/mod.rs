@@ -142,6 +142,8 @@ struct Plan {
     backends: Vec<Backend>,
 }
 
+/// Runs `pctenc bench` with `threads` from `-j` (the parallel path is measured only with
+/// it), writing the report to `out`.
 pub fn run(args: &BenchArgs, threads: Option<u16>, out: &mut Output) -> Result<(), Failure> {
     let started = Instant::now();
     let fault = fault::load()?;
@@ -165,7 +167,7 @@ pub fn run(args: &BenchArgs, threads: Option<u16>, out: &mut Output) -> Result<(
     if !release_build() {
         report(format_args!(
             "warning: this is not a release build ({}): its figures are far below a release \
-             build's (cargo install pctenc-cli, or cargo build --release)",
+             build's (cargo build --release, or cargo install)",
             build_text()
         ));
     }
