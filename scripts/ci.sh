@@ -312,7 +312,7 @@ step_i686() {
 kernel_tests=(--test encode_backends --test decode_backends --test validate --test guard_pages --test security
   --test decoding --test sets --test conformance --test requote --test layout)
 
-# aarch64 (NEON) under qemu-aarch64: clippy, detection and the kernels' tests
+# aarch64 (NEON) under qemu-aarch64: clippy, detection, the kernels' tests and `pctenc bench`
 step_aarch64() {
   lane_b
   need_packages
@@ -322,6 +322,16 @@ step_aarch64() {
   cargo clippy --target aarch64-unknown-linux-gnu --all-targets -- -D warnings
   PCTENC_EXPECT_BACKENDS=neon PCTENC_EXPECT_DETECTED=neon limit 900 "aarch64: the kernels' tests" \
     cargo test --release --target aarch64-unknown-linux-gnu --lib --bins "${kernel_tests[@]}"
+  # `pctenc bench` as a user on an ARM machine runs it: every backend's answers checked
+  # against scalar's on the built-in inputs (status 1 on a difference), then timed with a
+  # tiny budget (figures under emulation mean nothing); it must have chosen and run NEON.
+  local records
+  records=$(limit 600 "aarch64: pctenc bench" cargo run --quiet --release --target aarch64-unknown-linux-gnu \
+    -p pctenc-cli -- bench --json --seconds 1 --size 64,4K,64K)
+  if ! grep -q '"chosen":"neon"' <<<"$records" || ! grep -q '"backend":"neon"' <<<"$records"; then
+    echo "aarch64: pctenc bench did not choose and measure the NEON backend" >&2
+    return 1
+  fi
 }
 
 # the lower x86-64 tiers under qemu-x86_64 -cpu MODEL: detection, and the kernels' tests with

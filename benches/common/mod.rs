@@ -3,6 +3,10 @@
 //! Every workload is deterministic: the same name and size give the same bytes on every
 //! machine and every run (a fixed-seed SplitMix64, no `rand`, no network), so results from
 //! different runs and different backends can be compared.
+//!
+//! `pctenc bench` (`pctenc-cli/src/cli/bench/workload.rs`) generates `safe`, `log` and
+//! `random` by the same code and seeds, so that its figures and these are of the same bytes:
+//! a change to them here is a change there too.
 
 use std::time::Duration;
 

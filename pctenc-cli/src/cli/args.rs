@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use pctenc::charset::Charset;
+use pctenc::sets::NamedSet;
 use pctenc::{Backend, Decoder, Reject, Set, Utf8Mode};
 
 /// The exit statuses, the same for every command (as grep's and diff's).
@@ -23,6 +24,14 @@ const NO_DATA_EXIT_STATUS: &str =
 const NORMALIZE_EXIT_STATUS: &str = "Exit status: 0 success (normalize finds no input invalid); 2 usage or I/O error (a bad\n\
     command line, a missing file, an unwritable output). An input that cannot be read is\n\
     reported and the others are still processed (status 2; a -o file is then left as it was).";
+const BENCH_EXIT_STATUS: &str = "Examples:\n  \
+    pctenc bench\n  \
+    pctenc bench --seconds 20 --size 4K,1M\n  \
+    pctenc bench access.log --json > bench.json\n  \
+    pctenc bench -j 8 --size 16M\n\n\
+    Exit status: 0 success; 1 a backend's answer differs from the scalar reference; 2 usage or\n\
+    I/O error (a bad command line, a missing file, an unwritable output). An input that cannot\n\
+    be read is reported and the others are still measured (status 2).";
 const CHECK_EXIT_STATUS: &str = "Exit status: 0 every line is valid; 1 a bad line was found; 2 usage error, or an input\n\
     could not be read (the other inputs are still checked). With -q: 1 as soon as a bad line\n\
     is found, even if an earlier input could not be read (as grep -q); 2 if none was found\n\
@@ -39,7 +48,8 @@ const CHECK_EXIT_STATUS: &str = "Exit status: 0 every line is valid; 1 a bad lin
     pctenc encode --binary -j 8 dump.bin -o dump.txt\n  \
     pctenc normalize urls.txt -o normalized.txt\n  \
     pctenc decode --keep-encoded uri-reserved --reject controls,slashes paths.txt\n  \
-    pctenc sets\n\n\
+    pctenc sets\n  \
+    pctenc bench\n\n\
     Each command's options: pctenc COMMAND --help.\n\n", exit_status!()))]
 pub struct Cli {
     #[command(subcommand)]
@@ -201,6 +211,7 @@ impl Cli {
             Command::Decode(a) => (None, Some(a.run.threads.is_some()), Some(a.run.no_progress)),
             Command::Check(a) => (Some(a.backend.is_some()), None, None),
             Command::Info(a) => (Some(a.backend.is_some()), Some(a.threads.is_some()), None),
+            Command::Bench(a) => (None, Some(a.threads.is_some()), None),
             Command::Normalize(_) | Command::Sets | Command::Charsets => (None, None, None),
         };
         let given = [
@@ -243,6 +254,7 @@ impl Cli {
             Command::Encode(a) => a.run.threads,
             Command::Decode(a) => a.run.threads,
             Command::Info(a) => a.threads,
+            Command::Bench(a) => a.threads,
             _ => None,
         };
         own.or(self.threads)
@@ -290,6 +302,24 @@ pub enum Command {
     /// Show the CPU features found, the backends available and the one chosen.
     #[command(after_help = NO_DATA_EXIT_STATUS)]
     Info(InfoArgs),
+    /// Time encode, decode and validate on every backend this CPU has, beside memcpy, after
+    /// checking each backend's answers against the scalar reference.
+    ///
+    /// Without FILE, the inputs are the workloads of pctenc's benchmarks (safe text, an
+    /// access-log mix, multilingual text, random bytes) at 64 B, 4 KiB, 64 KiB and 1 MiB.
+    /// With files, each file is measured (its first 16 MiB, or each --size): encode takes its
+    /// lines, their ends kept raw as `pctenc encode` keeps them (every byte with --binary);
+    /// decode and validate take the encoding of the same data (with `%` escaped, for the sets
+    /// that keep it, so that it decodes back).
+    ///
+    /// Every way of doing an operation (memcpy, each backend, the parallel path with -j) is
+    /// timed in turn, round after round, and its figure is the median of its rounds in GB/s
+    /// of the operation's input, with the median deviation of the rounds (±). Before any timing,
+    /// every backend's output must equal scalar's: a difference ends the run with status 1,
+    /// naming the backend and the first offset that differs. A build that is not a release
+    /// build, and rounds that spread widely (a busy CPU), are warned about on stderr.
+    #[command(after_help = BENCH_EXIT_STATUS)]
+    Bench(BenchArgs),
 }
 
 /// `-j` and `--no-progress`, for the commands that split large files among threads.
@@ -317,6 +347,34 @@ pub struct InfoArgs {
     /// (at most 4 per core).
     #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<u16>,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The set to encode with and validate against (see `pctenc sets`).
+    #[arg(short, long, value_name = "NAME", default_value = "rfc3986", value_parser = parse_named_set)]
+    pub set: &'static NamedSet,
+    /// Input sizes, comma-separated (`64`, `4K`, `64KiB`, `1M`): the built-in inputs at each
+    /// size, or the first SIZE bytes of each file (up to a line end, without --binary).
+    #[arg(long, value_name = "SIZE", value_delimiter = ',', value_parser = parse_size, allow_negative_numbers = true)]
+    pub size: Vec<usize>,
+    /// The time to spend measuring, in all (the checks and the start take a little more).
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub seconds: f64,
+    /// Encode every byte of the files, line ends included, instead of each line.
+    #[arg(long, requires = "files")]
+    pub binary: bool,
+    /// Write JSON Lines instead of tables: a `run` record (CPU, features, backends, build),
+    /// one `measurement` record per figure, an `end` record.
+    #[arg(long)]
+    pub json: bool,
+    /// Also time the parallel path (`encode -j N`, `decode -j N`) on N threads, for the
+    /// inputs that reach its threshold (256 KiB to encode, 1 MiB to decode).
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
+    pub threads: Option<u16>,
+    /// Files to measure instead of the built-in inputs; `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -556,6 +614,57 @@ fn parse_keep_set(name: &str) -> Result<Set, String> {
         return Ok(reserved.set);
     }
     Set::by_name(name).ok_or_else(|| set_names_error(name, Some(&reserved)))
+}
+
+/// A set by name, its name kept (`pctenc bench` names it in its report).
+fn parse_named_set(name: &str) -> Result<&'static NamedSet, String> {
+    pctenc::sets::NAMED.iter().find(|n| n.matches(name)).ok_or_else(|| set_names_error(name, None))
+}
+
+/// The largest `bench --size`: every input is held in memory with its encoding (up to three
+/// times its size), and the check holds two answers beside them.
+pub const MOST_SIZE: usize = 1 << 30;
+/// The largest `bench --seconds`.
+pub const MOST_SECONDS: f64 = 3600.0;
+
+/// `--size`: bytes, with an optional `K`/`KiB`/`M`/`MiB`/`G`/`GiB` suffix (powers of 1024);
+/// from 1 byte to [`MOST_SIZE`].
+fn parse_size(value: &str) -> Result<usize, String> {
+    let lower = value.trim().to_ascii_lowercase();
+    let split = lower.find(|c: char| !c.is_ascii_digit()).unwrap_or(lower.len());
+    let (digits, unit) = lower.split_at(split);
+    let shift = match unit.trim() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        _ => return Err("want a number of bytes, such as 64, 4K, 64KiB or 1M".into()),
+    };
+    let most = MOST_SIZE;
+    let n: u64 = match digits.parse() {
+        Ok(n) => n,
+        Err(_) if digits.is_empty() => {
+            return Err("want a number of bytes, such as 64, 4K, 64KiB or 1M".into());
+        }
+        Err(_) => u64::MAX,
+    };
+    match n.checked_shl(shift).filter(|bytes| bytes >> shift == n) {
+        Some(0) => Err("SIZE must be 1 byte or more".into()),
+        Some(bytes) if bytes <= most as u64 => Ok(bytes as usize),
+        _ => Err(format!("SIZE must be at most {} GiB", most >> 30)),
+    }
+}
+
+/// `--seconds`: more than 0, at most [`MOST_SECONDS`].
+fn parse_seconds(value: &str) -> Result<f64, String> {
+    let most = MOST_SECONDS;
+    match value.trim().parse::<f64>() {
+        Ok(s) if s.is_nan() => Err("want a number of seconds, such as 5 or 0.5".into()),
+        Ok(s) if s <= 0.0 => Err(format!("SECONDS must be more than 0 (at most {most})")),
+        Ok(s) if s > most => Err(format!("SECONDS must be at most {most} (an hour)")),
+        Ok(s) => Ok(s),
+        Err(_) => Err("want a number of seconds, such as 5 or 0.5".into()),
+    }
 }
 
 fn parse_set(name: &str) -> Result<Set, String> {

@@ -4,10 +4,10 @@ use std::fmt::Write;
 
 use pctenc::{Backend, Engine};
 
-/// The CPU features the backends depend on, and whether this CPU has them: every feature of
-/// every backend's `cpu_features` (the test below checks it; detection needs each name
-/// written out).
-fn features() -> Vec<(&'static str, bool)> {
+/// The CPU features the backends depend on, and whether this CPU has them (`pctenc info`
+/// and `pctenc bench` name them): every feature of every backend's `cpu_features` (the test
+/// below checks it; detection needs each name written out).
+pub fn features() -> Vec<(&'static str, bool)> {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     {
         use std::arch::is_x86_feature_detected as has;

@@ -1,6 +1,7 @@
 //! The `pctenc` command: streaming encode and decode over files and pipes.
 
 pub mod args;
+mod bench;
 mod charset;
 mod check;
 pub mod closed;
@@ -44,6 +45,8 @@ pub enum Failure {
     Invalid,
     /// Some inputs could not be read (already reported, one per input).
     Unreadable,
+    /// A backend's answer is not the scalar reference's (`bench`'s check).
+    Wrong(String),
 }
 
 impl Failure {
@@ -55,7 +58,7 @@ impl Failure {
     /// that is not valid, 2 for a usage or I/O error.
     pub fn status(&self) -> i32 {
         match self {
-            Failure::Decode { .. } | Failure::Data { .. } | Failure::Invalid => 1,
+            Failure::Decode { .. } | Failure::Data { .. } | Failure::Invalid | Failure::Wrong(_) => 1,
             Failure::Usage(_) | Failure::Io { .. } | Failure::Input { .. } | Failure::Unreadable => 2,
         }
     }
@@ -77,7 +80,7 @@ impl fmt::Display for Failure {
             Failure::Io { what, error } | Failure::Input { what, error } => write!(f, "{what}: {error}"),
             Failure::Decode { input, line, column, error } => write!(f, "{input}:{line}:{column}: {error}"),
             Failure::Data { input, line, column, message } => write!(f, "{input}:{line}:{column}: {message}"),
-            Failure::Usage(message) => f.write_str(message),
+            Failure::Usage(message) | Failure::Wrong(message) => f.write_str(message),
             Failure::Invalid => f.write_str("invalid input"),
             Failure::Unreadable => f.write_str("some inputs could not be read"),
         }
@@ -221,6 +224,7 @@ fn command(cli: Cli, threads: &Threads) -> Result<(), Failure> {
         })?,
     };
     let no_progress = cli.no_progress();
+    let requested_threads = cli.threads();
     let progress = |files: &[std::path::PathBuf], out: &Output| {
         Progress::new(input::Input::known_size(files), !no_progress, out)
     };
@@ -277,6 +281,11 @@ fn command(cli: Cli, threads: &Threads) -> Result<(), Failure> {
             let mut out = Output::open(None)?;
             out.write_all(charset::table().as_bytes())?;
             out.finish()
+        }
+        Command::Bench(args) => {
+            let mut out = Output::open(None)?;
+            let result = bench::run(&args, requested_threads, &mut out);
+            conclude(out, result)
         }
         Command::Info(_) => {
             let mut out = Output::open(None)?;

@@ -1,5 +1,6 @@
 //! The `pctenc` binary: exit codes, line mode, `--binary`, `-o` atomicity, streaming.
 
+mod bench;
 mod charset;
 mod messages;
 mod output;

@@ -157,7 +157,9 @@ fn exit_statuses_follow_grep() {
 /// `info` and `normalize` find no input invalid, so never exit 1.
 #[test]
 fn help_states_the_exit_statuses() {
-    for cmd in [&[][..], &["encode"], &["decode"], &["check"], &["normalize"], &["sets"], &["info"]] {
+    for cmd in
+        [&[][..], &["encode"], &["decode"], &["check"], &["normalize"], &["sets"], &["info"], &["bench"]]
+    {
         let args: Vec<&str> = cmd.iter().copied().chain(["--help"]).collect();
         let help = String::from_utf8(ok(&args, b"")).unwrap();
         assert!(help.contains("Exit status: 0 "), "{args:?}: {help}");
@@ -520,7 +522,7 @@ fn options_of(help: &str) -> Vec<String> {
 #[test]
 fn each_command_lists_its_own_options() {
     let set = ["set", "keep", "escape", "space-as-plus", "iri"];
-    let expected: [(&str, &[&str]); 7] = [
+    let expected: [(&str, &[&str]); 8] = [
         (
             "encode",
             &[
@@ -559,6 +561,7 @@ fn each_command_lists_its_own_options() {
         ("sets", &[]),
         ("charsets", &[]),
         ("info", &["backend", "threads"]),
+        ("bench", &["set", "size", "seconds", "binary", "json", "threads"]),
     ];
     for (cmd, options) in expected {
         let help = String::from_utf8(ok(&[cmd, "--help"], b"")).unwrap();

@@ -704,8 +704,9 @@ fn closed_standard_descriptors_are_errors() {
     fs::write(&input, "a%20b\n").unwrap();
     let file = path_str(&input);
     let bad = "Bad file descriptor (os error 9)";
-    let stdout_closed: [(&[&str], String); 9] = [
+    let stdout_closed: [(&[&str], String); 10] = [
         (&["encode", file], format!("<stdout>: {bad}")),
+        (&["bench", "--seconds", "0.01", "--size", "64"], format!("<stdout>: {bad}")),
         (&["decode", file], format!("<stdout>: {bad}")),
         (&["normalize", file], format!("<stdout>: {bad}")),
         (&["encode", "-o", "-", file], format!("<stdout>: {bad}")),
