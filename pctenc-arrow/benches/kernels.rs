@@ -67,6 +67,19 @@ fn bench_kinds(c: &mut Criterion) {
     }
 }
 
+/// The layout check a caller runs on data from the C data interface (`check_layout`), beside
+/// the kernel it guards: one pass over the offsets or views, none over the values.
+fn bench_check_layout(c: &mut Criterion) {
+    let raw = raw_rows(1_000_000);
+    let mut g = c.benchmark_group("arrow/check_layout/1M");
+    g.throughput(Throughput::Bytes(total(&raw)));
+    for kind in ["utf8", "utf8view", "binary"] {
+        let a = array(kind, &raw);
+        g.bench_function(kind, |b| b.iter(|| pctenc_arrow::check_layout(a.as_ref()).unwrap()));
+    }
+    g.finish();
+}
+
 fn bench_threads(c: &mut Criterion) {
     let raw = raw_rows(4_000_000);
     let utf8 = array("utf8", &raw);
@@ -102,5 +115,5 @@ fn config() -> Criterion {
         .measurement_time(Duration::from_secs(4))
 }
 
-criterion_group! { name = benches; config = config(); targets = bench_kinds, bench_threads }
+criterion_group! { name = benches; config = config(); targets = bench_kinds, bench_check_layout, bench_threads }
 criterion_main!(benches);
