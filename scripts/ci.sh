@@ -198,11 +198,17 @@ step_arrow() {
   RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p pctenc-arrow
 }
 
-# rustdoc warning-free (the doctests, the README and the guides ran in `test`), and the
-# benchmark report is what benches/results/ gives
+# rustdoc warning-free (the doctests, the README and the guides ran in `test`): the library as
+# docs.rs builds it, every member's, the CLI's internals; and the benchmark report is what
+# benches/results/ gives
 step_docs() {
   # As docs.rs builds them (Cargo.toml's package.metadata.docs.rs: every feature).
   RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib -p pctenc --all-features
+  # The CLI's binary has `doc = false` (its docs would take the library's path): documented
+  # alone, before the workspace's, which then leaves the library's in target/doc/pctenc.
+  cargo rustdoc -p pctenc-cli --bin pctenc -- -D warnings
+  # The workspace: pctenc-datafusion's rustdoc runs in its own step, on its own build.
+  RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --exclude pctenc-datafusion
   python3 scripts/bench-report.py --check
 }
 
