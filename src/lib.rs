@@ -147,6 +147,8 @@
 #![cfg_attr(not(test), no_std)]
 #![deny(missing_docs)]
 #![forbid(unsafe_op_in_unsafe_fn)]
+// docs.rs (`--cfg docsrs`, Cargo.toml): each item behind a feature says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
