@@ -7,7 +7,7 @@ use pctenc::{Backend, Engine};
 /// The CPU features the backends depend on, and whether this CPU has them: every feature of
 /// every backend's `cpu_features` (the test below checks it; detection needs each name
 /// written out).
-fn features() -> Vec<(&'static str, bool)> {
+pub(super) fn features() -> Vec<(&'static str, bool)> {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     {
         use std::arch::is_x86_feature_detected as has;
@@ -31,6 +31,19 @@ fn features() -> Vec<(&'static str, bool)> {
     {
         Vec::new()
     }
+}
+
+/// What `pctenc --version` says after the version: the backend the commands run on (unless
+/// `--backend` names another) and the CPU features seen, as `pctenc info` reports them.
+pub fn long_version() -> String {
+    let found: Vec<&str> = features().into_iter().filter(|f| f.1).map(|f| f.0).collect();
+    format!(
+        "{}\nbackend: {} ({})\ncpu features: {}",
+        env!("CARGO_PKG_VERSION"),
+        Backend::detect(),
+        std::env::consts::ARCH,
+        if found.is_empty() { "-".into() } else { found.join(" ") }
+    )
 }
 
 /// `threads`: how many a large input gets (`-j N`, or one per CPU).

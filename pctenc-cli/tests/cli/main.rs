@@ -1,6 +1,7 @@
 //! The `pctenc` binary: exit codes, line mode, `--binary`, `-o` atomicity, streaming.
 
 mod charset;
+mod generate;
 mod messages;
 mod output;
 mod run;
