@@ -3,8 +3,10 @@
 #   bash pctenc-capi/ci.sh
 # The header is current; the libraries build; the C tests pass against libpctenc.a and
 # libpctenc.so, under AddressSanitizer and UndefinedBehaviorSanitizer, and under Valgrind;
-# the example and the README's program give their expected output; pkg-config finds the
-# library; the differential test against the Rust API passes.
+# the example and the README's program give their expected output; install.sh installs
+# the header, the libraries with their SONAME links and pctenc.pc, into a staging folder and
+# a temporary prefix, where the README's program builds with pkg-config alone; the
+# differential test against the Rust API passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -145,27 +147,36 @@ $cc "${cflags[@]}" "$work/hello.c" "$lib/libpctenc.a" "${static_libs[@]}" -o "$w
 ${CXX:-c++} -std=c++11 -Wall -Wextra -Werror -I "$capi/include" -x c++ "$work/hello.c" -x none \
   "$lib/libpctenc.a" "${static_libs[@]}" -o "$work/hello-cpp"
 "$work/hello-cpp" | diff -u "$work/hello.expected" -
-# pkg-config: a prefix with the shared library, and one with only the static one.
+step "install.sh: a package's staging folder (--destdir) holds the files and links"
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$capi/Cargo.toml")
+bash "$capi/install.sh" --no-build --prefix /usr --libdir /usr/lib/x86_64-linux-gnu --destdir "$work/stage"
+(cd "$work/stage" && find . \( -type f -o -type l \) -printf '%p %l\n' | LC_ALL=C sort) >"$work/staged"
+LC_ALL=C sort >"$work/staged.expected" <<END
+./usr/include/pctenc.h 
+./usr/lib/x86_64-linux-gnu/libpctenc.a 
+./usr/lib/x86_64-linux-gnu/libpctenc.so libpctenc.so.0
+./usr/lib/x86_64-linux-gnu/libpctenc.so.$version 
+./usr/lib/x86_64-linux-gnu/libpctenc.so.0 libpctenc.so.$version
+./usr/lib/x86_64-linux-gnu/pkgconfig/pctenc.pc 
+END
+diff -u "$work/staged.expected" "$work/staged"
+grep -x 'prefix=/usr' "$work/stage/usr/lib/x86_64-linux-gnu/pkgconfig/pctenc.pc" >/dev/null
+grep -xF 'libdir=${prefix}/lib/x86_64-linux-gnu' "$work/stage/usr/lib/x86_64-linux-gnu/pkgconfig/pctenc.pc" >/dev/null
+
+step "install.sh into a temporary prefix, and the README's program built with pkg-config alone"
+# A prefix with the shared and static libraries, as install.sh leaves it, and one where
+# only the static library is installed.
 for kind in shared static; do
   prefix=$work/prefix-$kind
-  mkdir -p "$prefix/lib/pkgconfig" "$prefix/include"
-  cp "$capi/include/pctenc.h" "$prefix/include/"
-  version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$capi/Cargo.toml")
-  if [ "$kind" = shared ]; then
-    # As the README installs it: the file, its SONAME and the linker's name.
-    cp "$lib/libpctenc.so" "$prefix/lib/libpctenc.so.$version"
-    ln -s "libpctenc.so.$version" "$prefix/lib/libpctenc.so.0"
-    ln -s "libpctenc.so.0" "$prefix/lib/libpctenc.so"
-  else
-    cp "$lib/libpctenc.a" "$prefix/lib/"
-  fi
-  sed -e "s|@PREFIX@|$prefix|" -e "s|@LIBDIR@|\${prefix}/lib|" -e "s|@INCLUDEDIR@|\${prefix}/include|" \
-    -e "s|@VERSION@|$version|" "$capi/pctenc.pc.in" >"$prefix/lib/pkgconfig/pctenc.pc"
+  bash "$capi/install.sh" --no-build --prefix "$prefix"
+  [ "$kind" = shared ] || rm "$prefix"/lib/libpctenc.so*
   export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
   [ "$(pkg-config --modversion pctenc)" = "$version" ]
   if [ "$kind" = shared ]; then
     # shellcheck disable=SC2046
     cc "$work/hello.c" $(pkg-config --cflags --libs pctenc) -Wl,-rpath,"$prefix/lib" -o "$work/hello-pc"
+    # It loads the installed library by its SONAME.
+    ldd "$work/hello-pc" | grep -F "libpctenc.so.0 => $prefix/lib/libpctenc.so.0" >/dev/null
   else
     # shellcheck disable=SC2046
     cc "$work/hello.c" $(pkg-config --static --cflags --libs pctenc) -o "$work/hello-pc"

@@ -198,12 +198,27 @@ step_arrow() {
   RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p pctenc-arrow
 }
 
-# rustdoc warning-free (the doctests, the README and the guides ran in `test`), and the
-# benchmark report is what benches/results/ gives
+# rustdoc warning-free (the doctests, the README and the guides ran in `test`): the library as
+# docs.rs builds it, every member's, the CLI's internals; and the benchmark report is what
+# benches/results/ gives
 step_docs() {
-  # As docs.rs builds them (Cargo.toml's package.metadata.docs.rs: every feature).
-  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib -p pctenc --all-features
+  # As docs.rs builds them (Cargo.toml's package.metadata.docs.rs: every feature, and
+  # `--cfg docsrs`, which marks each item with its feature on the nightly rustdoc docs.rs runs).
+  need_nightly
+  RUSTDOCFLAGS="--cfg docsrs -D warnings" cargo +nightly doc --no-deps --lib -p pctenc --all-features
+  # The CLI's binary has `doc = false` (its docs would take the library's path): documented
+  # alone, before the workspace's, which then leaves the library's in target/doc/pctenc.
+  cargo rustdoc -p pctenc-cli --bin pctenc -- -D warnings
+  # The workspace: pctenc-datafusion's rustdoc runs in its own step, on its own build.
+  RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --exclude pctenc-datafusion
   python3 scripts/bench-report.py --check
+}
+
+# the published crates (pctenc, pctenc-cli, pctenc-arrow) as crates.io would take them: each
+# packaged, then built from its package alone (against the others' packages)
+step_package() {
+  limit 1800 "cargo publish --dry-run" cargo publish --dry-run --workspace \
+    --exclude pctenc-capi --exclude pctenc-datafusion --exclude pctenc-python --exclude pctenc-web
 }
 
 # every SIMD backend this CPU has, pinned against scalar (release, many proptest cases)
@@ -233,19 +248,21 @@ step_msrv() {
   CARGO_TARGET_DIR=$CARGO_TARGET_DIR/msrv cargo "+$version" check --locked --all-targets $packages
 }
 
-# `-p NAME` for the library and each member whose Cargo.toml declares rust-version VERSION;
-# fails if one declares another.
+# `-p NAME` for each package of the workspace that declares rust-version VERSION (its own or
+# the workspace's, as cargo metadata resolves it); fails if one declares another.
 members_with_rust_version() {
-  local manifest declared
-  for manifest in Cargo.toml */Cargo.toml; do
-    declared=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' "$manifest")
-    [ -n "$declared" ] || continue
-    if [ "$declared" != "$1" ]; then
-      echo "$manifest declares rust-version $declared, not the workspace's $1: CI checks only $1" >&2
-      return 1
-    fi
-    printf -- '-p %s ' "$(sed -n 's/^name = "\(.*\)"/\1/p' "$manifest" | head -n 1)"
-  done
+  cargo metadata --no-deps --format-version 1 | python3 -c '
+import json, sys
+want = sys.argv[1]
+for package in json.load(sys.stdin)["packages"]:
+    declared, name = package["rust_version"], package["name"]
+    if declared is None:
+        continue
+    if declared != want:
+        sys.exit("%s declares rust-version %s, not the workspace rust-version %s: CI checks only %s"
+                 % (package["manifest_path"], declared, want, want))
+    print("-p", name, end=" ")
+' "$1"
 }
 
 # pctenc-capi: header current, libraries, C tests plain, under ASan/UBSan and Valgrind,

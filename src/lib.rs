@@ -147,6 +147,8 @@
 #![cfg_attr(not(test), no_std)]
 #![deny(missing_docs)]
 #![forbid(unsafe_op_in_unsafe_fn)]
+// docs.rs (`--cfg docsrs`, Cargo.toml): each item behind a feature says which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -453,18 +455,6 @@ pub fn decode_to_str<I: AsRef<[u8]> + ?Sized>(input: &I) -> Result<Cow<'_, str>,
     Decoder::URI_COMPONENT.decode_to_str(input)
 }
 
-/// Decodes to text, strictly: renamed [`decode_to_str`], the name of the
-/// [`Decoder`] method it calls.
-///
-/// # Errors
-///
-/// As [`decode_to_str`].
-#[cfg(feature = "alloc")]
-#[deprecated(since = "0.2.0", note = "renamed to `decode_to_str`")]
-pub fn decode_str<I: AsRef<[u8]> + ?Sized>(input: &I) -> Result<Cow<'_, str>, DecodeError> {
-    decode_to_str(input)
-}
-
 /// Decodes to text and never fails: a `%` that starts no escape is copied (as
 /// [`decode_lenient`]), and each invalid UTF-8 sequence becomes U+FFFD, as
 /// [`String::from_utf8_lossy`] does. One call for code that used
@@ -484,14 +474,6 @@ pub fn decode_to_str_lossy<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, str> {
         // Lenient lossy decoding has no error case.
         Err(_) => unreachable!("lenient lossy decoding never fails"),
     }
-}
-
-/// Decodes to text and never fails: renamed [`decode_to_str_lossy`], after
-/// [`decode_to_str`].
-#[cfg(feature = "alloc")]
-#[deprecated(since = "0.2.0", note = "renamed to `decode_to_str_lossy`")]
-pub fn decode_str_lossy<I: AsRef<[u8]> + ?Sized>(input: &I) -> Cow<'_, str> {
-    decode_to_str_lossy(input)
 }
 
 /// Decodes `buf` in place, strictly (as [`decode`]), and returns the decoded length: the

@@ -333,7 +333,7 @@ proptest! {
     /// `decode_to_str_lossy` is `percent_decode_str(s).decode_utf8_lossy()`, and
     /// `from_utf8_lossy(urlencoding::decode_binary(s))`, always.
     #[test]
-    fn decode_str_lossy_against_percent_encoding_and_urlencoding(input in decode_input()) {
+    fn decode_to_str_lossy_against_percent_encoding_and_urlencoding(input in decode_input()) {
         let ours = pctenc::decode_to_str_lossy(&input);
         let theirs = percent_encoding::percent_decode(&input).decode_utf8_lossy();
         prop_assert_eq!(&ours, &theirs);

@@ -3,7 +3,8 @@
 //! of access-log-like values of about 100 bytes; and the kernels on 16 million rows with one
 //! thread and with two.
 //!
-//! `cargo bench -p pctenc-datafusion --bench kernels`; figures in `BENCHMARKS.md`.
+//! `cargo bench -p pctenc-datafusion --bench kernels`, or `bash pctenc-datafusion/bench.sh`;
+//! figures in `docs/BENCHMARKS.md`.
 
 use std::sync::Arc;
 use std::time::Duration;

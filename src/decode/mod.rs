@@ -185,12 +185,6 @@ impl Decoder {
         self.engine.unwrap_or_else(Engine::detect)
     }
 
-    /// The engine this decoder runs on: renamed [`engine_value`](Decoder::engine_value).
-    #[deprecated(since = "0.2.0", note = "renamed to `engine_value`")]
-    pub fn engine_in_use(&self) -> Engine {
-        self.engine_value()
-    }
-
     /// The byte decoder (escapes and `+`, no UTF-8 step) on this decoder's engine. The
     /// vector decoders handle the basic rules and rejected bytes; `%u` and kept escapes are
     /// the scalar decoder's. `out` may be spare capacity: it is written, never read.
@@ -356,12 +350,6 @@ impl Decoder {
         self.utf8
     }
 
-    /// The UTF-8 mode: renamed [`utf8_value`](Decoder::utf8_value).
-    #[deprecated(since = "0.2.0", note = "renamed to `utf8_value`")]
-    pub const fn utf8_mode(&self) -> Utf8Mode {
-        self.utf8_value()
-    }
-
     /// The set of bytes whose escapes are kept as written; by default an IRI set that
     /// contains no byte.
     ///
@@ -373,13 +361,6 @@ impl Decoder {
     /// ```
     pub const fn keep_encoded_value(&self) -> Set {
         self.keep
-    }
-
-    /// The set of bytes whose escapes are kept as written: renamed
-    /// [`keep_encoded_value`](Decoder::keep_encoded_value).
-    #[deprecated(since = "0.2.0", note = "renamed to `keep_encoded_value`")]
-    pub const fn kept_encoded(&self) -> Set {
-        self.keep_encoded_value()
     }
 
     /// Whether `%uHHHH` escapes are decoded.
@@ -397,13 +378,6 @@ impl Decoder {
     /// ```
     pub const fn reject_value(&self) -> Reject {
         self.reject
-    }
-
-    /// The classes of bytes that an escape must not decode to: renamed
-    /// [`reject_value`](Decoder::reject_value).
-    #[deprecated(since = "0.2.0", note = "renamed to `reject_value`")]
-    pub const fn rejected(&self) -> Reject {
-        self.reject_value()
     }
 
     pub(crate) const fn rules(&self) -> Rules {

@@ -92,12 +92,6 @@ impl Encoder {
         self.engine.unwrap_or_else(Engine::detect)
     }
 
-    /// The engine this encoder runs on: renamed [`engine_value`](Encoder::engine_value).
-    #[deprecated(since = "0.2.0", note = "renamed to `engine_value`")]
-    pub fn engine_in_use(&self) -> Engine {
-        self.engine_value()
-    }
-
     /// Writes hex digits in lowercase (`%c3`) when `on`. Uppercase is the default and what
     /// RFC 3986 recommends.
     ///

@@ -32,6 +32,15 @@ const BENCH_EXIT_STATUS: &str = "Examples:\n  \
     Exit status: 0 success; 1 a backend's answer differs from the scalar reference; 2 usage or\n\
     I/O error (a bad command line, a missing file, an unwritable output). An input that cannot\n\
     be read is reported and the others are still measured (status 2).";
+const COMPLETIONS_HELP: &str = "Install, for example:\n  \
+    pctenc completions bash > ~/.local/share/bash-completion/completions/pctenc\n  \
+    pctenc completions zsh > ~/.zfunc/_pctenc    # a folder in $fpath\n  \
+    pctenc completions fish > ~/.config/fish/completions/pctenc.fish\n\n\
+    Exit status: 0 success; 2 usage or I/O error (a bad command line, an unwritable output).";
+const MAN_HELP: &str = "Read it with `pctenc man | man -l -`; install it with\n  \
+    pctenc man > /usr/local/share/man/man1/pctenc.1\n  \
+    pctenc man encode > /usr/local/share/man/man1/pctenc-encode.1\n\n\
+    Exit status: 0 success; 2 usage or I/O error (a bad command line, an unwritable output).";
 const CHECK_EXIT_STATUS: &str = "Exit status: 0 every line is valid; 1 a bad line was found; 2 usage error, or an input\n\
     could not be read (the other inputs are still checked). With -q: 1 as soon as a bad line\n\
     is found, even if an earlier input could not be read (as grep -q); 2 if none was found\n\
@@ -163,7 +172,9 @@ fn command_name(command: &clap::Command) -> Option<String> {
 /// Parses the command line (`std::env::args_os`), with the help texts each command gives
 /// its shared options.
 pub fn try_parse() -> Result<Cli, clap::Error> {
-    let mut command = command();
+    // `--version` with the backend and the CPU features; `-V` the version alone. Not in
+    // `command()`: the man page would carry the CPU of the machine that generated it.
+    let mut command = command().long_version(super::info::long_version());
     let matches = match command.try_get_matches_from_mut(std::env::args_os()) {
         Ok(matches) => matches,
         Err(e) if e.kind() == ErrorKind::UnknownArgument => {
@@ -212,7 +223,11 @@ impl Cli {
             Command::Check(a) => (Some(a.backend.is_some()), None, None),
             Command::Info(a) => (Some(a.backend.is_some()), Some(a.threads.is_some()), None),
             Command::Bench(a) => (None, Some(a.threads.is_some()), None),
-            Command::Normalize(_) | Command::Sets | Command::Charsets => (None, None, None),
+            Command::Normalize(_)
+            | Command::Sets
+            | Command::Charsets
+            | Command::Completions(_)
+            | Command::Man(_) => (None, None, None),
         };
         let given = [
             ("--backend", self.backend.is_some(), backend),
@@ -320,6 +335,12 @@ pub enum Command {
     /// build, and rounds that spread widely (a busy CPU), are warned about on stderr.
     #[command(after_help = BENCH_EXIT_STATUS)]
     Bench(BenchArgs),
+    /// Print the completion script for a shell (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(super::generate::CompletionsArgs),
+    /// Print the manual page (roff) of pctenc, or of one of its commands.
+    #[command(after_help = MAN_HELP)]
+    Man(super::generate::ManArgs),
 }
 
 /// `-j` and `--no-progress`, for the commands that split large files among threads.

@@ -33,6 +33,19 @@ pub fn features() -> Vec<(&'static str, bool)> {
     }
 }
 
+/// What `pctenc --version` says after the version: the backend the commands run on (unless
+/// `--backend` names another) and the CPU features seen, as `pctenc info` reports them.
+pub fn long_version() -> String {
+    let found: Vec<&str> = features().into_iter().filter(|f| f.1).map(|f| f.0).collect();
+    format!(
+        "{}\nbackend: {} ({})\ncpu features: {}",
+        env!("CARGO_PKG_VERSION"),
+        Backend::detect(),
+        std::env::consts::ARCH,
+        if found.is_empty() { "-".into() } else { found.join(" ") }
+    )
+}
+
 /// `threads`: how many a large input gets (`-j N`, or one per CPU).
 pub fn report(chosen: Engine, threads: usize) -> String {
     let mut out = String::new();

@@ -7,6 +7,7 @@ mod check;
 pub mod closed;
 mod decode;
 mod encode;
+mod generate;
 mod info;
 mod input;
 mod normalize;
@@ -292,5 +293,7 @@ fn command(cli: Cli, threads: &Threads) -> Result<(), Failure> {
             out.write_all(info::report(engine, threads.limit()).as_bytes())?;
             out.finish()
         }
+        Command::Completions(options) => generate::completions(&options, args::command()),
+        Command::Man(options) => generate::man(&options, args::command()),
     }
 }

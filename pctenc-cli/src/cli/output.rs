@@ -455,10 +455,10 @@ fn same_file_as_stderr(_: &fs::File) -> bool {
 /// A thread of signal-hook's waits for the signals, so the removal runs as ordinary code, not
 /// in a signal handler. Races: the handlers are installed before the first temporary file is
 /// created; creating and registering a file, renaming it into place and removing it on
-/// failure all hold the [`pending`] lock, and so does the handling thread from the moment it
-/// takes the lock until the process ends. So a signal either finds a registered file, which
-/// has not been renamed and is removed, or no file (none made yet, or the output is complete
-/// in place); nothing can be created or renamed after it is handled.
+/// failure all hold the [`pending`](interrupt::pending) lock, and so does the handling thread
+/// from the moment it takes the lock until the process ends. So a signal either finds a
+/// registered file, which has not been renamed and is removed, or no file (none made yet, or
+/// the output is complete in place); nothing can be created or renamed after it is handled.
 ///
 /// A signal that was ignored when pctenc started (`nohup`, a background job's SIGINT) stays
 /// ignored.

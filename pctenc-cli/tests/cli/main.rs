@@ -2,6 +2,7 @@
 
 mod bench;
 mod charset;
+mod generate;
 mod messages;
 mod output;
 mod run;
