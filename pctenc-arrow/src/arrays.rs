@@ -71,7 +71,7 @@ pub(crate) fn apply_views<T: ByteViewType>(
     let valid = |i: usize| array.is_valid(i);
     let total: usize =
         array.views().iter().enumerate().filter(|&(i, _)| valid(i)).map(|(_, &v)| v as u32 as usize).sum();
-    let mut values = memory::zeroed(total);
+    let mut values = memory::zeroed(total)?;
     let mut bounds = Vec::with_capacity(array.len() + 1);
     bounds.push(0);
     let mut at = 0;

@@ -30,6 +30,7 @@ use arrow_schema::DataType;
 
 use crate::arrays::{apply, offsets};
 use crate::error::KernelError;
+use crate::memory::out_of_memory;
 use crate::row::{OnError, RowOp};
 
 /// The value type of a dictionary type, or `dt` itself.
@@ -158,7 +159,9 @@ where
         .map(|(row, slot)| slot.filter(|_| valid(row)).map_or(0, |k| value(k).len()))
         .collect();
     let offsets = offsets::<T::Offset>(&lens)?;
-    let mut bytes = Vec::with_capacity(offsets[offsets.len() - 1].as_usize());
+    let total = offsets[offsets.len() - 1].as_usize();
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(total).map_err(|_| out_of_memory(total))?;
     for (row, slot) in slots(keys).enumerate() {
         if let Some(k) = slot.filter(|_| valid(row)) {
             bytes.extend_from_slice(value(k));

@@ -173,9 +173,12 @@ pub fn validate(array: &dyn Array, enc: &Encoder) -> Result<BooleanArray, Kernel
     macro_rules! each {
         ($arr:ty) => {{
             let a = array.as_any().downcast_ref::<$arr>().expect("kind checked");
+            // A null row's value is never read: its offsets or view may point anywhere.
             let check = |i: usize| {
-                let v: &[u8] = a.value(i).as_ref();
-                enc.validate(v).is_ok()
+                a.is_valid(i) && {
+                    let v: &[u8] = a.value(i).as_ref();
+                    enc.validate(v).is_ok()
+                }
             };
             let bits: Vec<bool> = if a.len() >= 4096 && a.get_buffer_memory_size() >= PAR_THRESHOLD {
                 (0..a.len()).into_par_iter().map(check).collect()

@@ -8,17 +8,27 @@
 //! asks for them, so that it faults once every 2 MiB. Elsewhere, or when the kernel says
 //! no, the buffer is ordinary memory: only the speed differs.
 
+use crate::error::KernelError;
+
 /// Buffers of at least this many bytes ask for huge pages: large enough to hold at least one
 /// whole aligned 2 MiB page, so that the advice is not wasted on a buffer it cannot cover.
 pub(crate) const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
 
-/// `len` zeroed bytes.
+/// `len` zeroed bytes, or an error when that much memory cannot be had (a column's values can
+/// add up to more than the machine holds: a million views of one 64 KiB value), where a
+/// failed allocation would abort the process.
 ///
 /// ```ignore
-/// let buf = zeroed(8 << 20);
+/// let buf = zeroed(8 << 20).unwrap();
 /// assert!(buf.iter().all(|&b| b == 0));
 /// ```
-pub(crate) fn zeroed(len: usize) -> Vec<u8> {
+pub(crate) fn zeroed(len: usize) -> Result<Vec<u8>, KernelError> {
+    if len >= HUGE_PAGE_THRESHOLD {
+        // Asked for first without touching it (`try_reserve_exact` maps large sizes lazily),
+        // so that a refusal is an error; then given back, and asked for zeroed below.
+        let mut probe: Vec<u8> = Vec::new();
+        probe.try_reserve_exact(len).map_err(|_| out_of_memory(len))?;
+    }
     // `vec![0; len]` allocates zeroed memory, usually without touching it (large allocations
     // come straight from the kernel, already zero), so that the advice below comes before
     // the first fault. (An allocator may instead reuse memory it holds, already faulted in:
@@ -27,7 +37,12 @@ pub(crate) fn zeroed(len: usize) -> Vec<u8> {
     if len >= HUGE_PAGE_THRESHOLD {
         advise_huge_pages(&buf);
     }
-    buf
+    Ok(buf)
+}
+
+/// The error of an allocation of `len` bytes that the system refused.
+pub(crate) fn out_of_memory(len: usize) -> KernelError {
+    KernelError::whole(format!("out of memory: {len} bytes could not be allocated"))
 }
 
 #[cfg(target_os = "linux")]
@@ -59,9 +74,10 @@ mod tests {
     #[test]
     fn zeroed_is_zero_at_every_size() {
         for len in [0, 1, 4095, HUGE_PAGE_THRESHOLD - 1, HUGE_PAGE_THRESHOLD, HUGE_PAGE_THRESHOLD + 12345] {
-            let buf = zeroed(len);
+            let buf = zeroed(len).unwrap();
             assert_eq!(buf.len(), len);
             assert!(buf.iter().all(|&b| b == 0), "len {len}");
         }
+        assert!(zeroed(usize::MAX / 2).unwrap_err().message().starts_with("out of memory"));
     }
 }

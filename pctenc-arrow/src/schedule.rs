@@ -43,7 +43,7 @@ pub(crate) fn run_rows(
     on_error: OnError,
 ) -> Result<Piece, KernelError> {
     let rows = bounds.len() - 1;
-    let mut bytes = memory::zeroed(op.reserve(values, bounds));
+    let mut bytes = memory::zeroed(op.reserve(values, bounds))?;
     let mut lens = Vec::with_capacity(rows);
     let mut valid = Vec::with_capacity(rows);
     let mut nulled = false;
@@ -65,6 +65,9 @@ pub(crate) fn run_rows(
                     let more = needed.saturating_add(rest.saturating_mul(3));
                     let len =
                         written.checked_add(more).ok_or_else(|| KernelError::whole("output too large"))?;
+                    bytes
+                        .try_reserve(len.saturating_sub(bytes.len()))
+                        .map_err(|_| memory::out_of_memory(len))?;
                     bytes.resize(len.max(bytes.len()), 0);
                 }
                 Row::Fail(offset, message) => match on_error {
@@ -300,7 +303,7 @@ pub(crate) fn run_all(
     if size > limit && measured.iter().all(Option::is_some) {
         return Err(too_large(size));
     }
-    let mut bytes = memory::zeroed(size);
+    let mut bytes = memory::zeroed(size)?;
     let mut slots = Vec::with_capacity(sizes.len());
     let mut rest = &mut bytes[..];
     for &n in &sizes {
@@ -348,7 +351,7 @@ pub(crate) fn run_all(
         bytes.truncate(to);
     } else {
         // Some chunk has a buffer of its own: gather them all into one of the right size.
-        let mut out = memory::zeroed(written);
+        let mut out = memory::zeroed(written)?;
         let (mut from, mut to) = (0, 0);
         for (d, &n) in done.iter().zip(&sizes) {
             let src = match d {

@@ -14,7 +14,7 @@ use pctenc::{Decoder, Encoder};
 use pctenc_arrow::KernelError;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyBool, PyString, PyTuple};
 use pyo3_arrow::input::AnyArray;
 use pyo3_arrow::{PyArray, PyChunkedArray};
 
@@ -182,10 +182,23 @@ fn field_of(field: &FieldRef, out: &ArrayRef) -> FieldRef {
 /// input) `(PyChunkedArray, True)`, chunk for chunk.
 fn apply<'py>(data: &Bound<'py, PyAny>, op: &str, kernel: Kernel) -> PyResult<Bound<'py, PyTuple>> {
     let py = data.py();
-    let any: AnyArray = data.extract().map_err(|_| {
+    let exports = data.hasattr("__arrow_c_array__")? || data.hasattr("__arrow_c_stream__")?;
+    if !exports {
         let name = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-        PyTypeError::new_err(format!("pctenc.arrow.{op}() takes {ACCEPTED}, not {name}"))
-    })?;
+        return Err(PyTypeError::new_err(format!("pctenc.arrow.{op}() takes {ACCEPTED}, not {name}")));
+    }
+    // Reading the data through the C data interface: arrow-rs's import can panic (a stream
+    // whose batches do not match its schema), and errs with a bare Exception.
+    let imported = crate::panics::quietly(|| data.extract::<AnyArray>());
+    let unread = |why: String| {
+        PyValueError::new_err(format!("pctenc.arrow.{op}(): the Arrow data could not be read: {why}"))
+    };
+    let any = match imported {
+        Ok(Ok(any)) => any,
+        Ok(Err(e)) if e.is_instance_of::<PyTypeError>(py) => return Err(e),
+        Ok(Err(e)) => return Err(unread(e.to_string())),
+        Err(message) => return Err(unread(message)),
+    };
     match any {
         AnyArray::Array(array) => {
             let (array, field) = array.into_inner();
@@ -195,7 +208,11 @@ fn apply<'py>(data: &Bound<'py, PyAny>, op: &str, kernel: Kernel) -> PyResult<Bo
             (PyArray::new(out, field), false).into_pyobject(py)
         }
         AnyArray::Stream(reader) => {
-            let (chunks, field) = reader.into_chunked_array()?.into_inner();
+            let (chunks, field) = match crate::panics::quietly(|| reader.into_chunked_array()) {
+                Ok(Ok(chunked)) => chunked.into_inner(),
+                Ok(Err(e)) => return Err(unread(PyErr::from(e).to_string())),
+                Err(message) => return Err(unread(message)),
+            };
             let mut outs = Vec::with_capacity(chunks.len());
             let mut out_field = None;
             let mut first = 0;
@@ -225,6 +242,17 @@ fn apply<'py>(data: &Bound<'py, PyAny>, op: &str, kernel: Kernel) -> PyResult<Bo
 /// `pctenc.arrow`'s one native entry: `op` names the kernel (`encode`, `decode`,
 /// `try_decode`, `validate`, `normalize`, `url_encode`, `url_decode`, `try_url_decode`),
 /// the other arguments are those `python/pctenc/arrow.py` documents.
+/// A switch: left out (`None`) it is off, else it must be a `bool`, or a `TypeError` names it.
+fn flag(op: &str, name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    match value {
+        None => Ok(false),
+        Some(v) => v.cast::<PyBool>().map(|b| b.is_true()).map_err(|_| {
+            let kind = v.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+            PyTypeError::new_err(format!("pctenc.arrow.{op}(): {name} must be True or False, not {kind}"))
+        }),
+    }
+}
+
 /// A keyword that must be a `str`: its text, or a `TypeError` naming it.
 fn word<'a>(
     op: &str,
@@ -245,20 +273,24 @@ fn word<'a>(
 /// `try_decode`, `validate`, `normalize`, `url_encode`, `url_decode`, `try_url_decode`),
 /// the other arguments are those `python/pctenc/arrow.py` documents.
 #[pyfunction]
-#[pyo3(signature = (data, op, set = None, mode = None, space_as_plus = false, lowercase = false, keep_escapes = false, iri = false))]
+#[pyo3(signature = (data, op, set = None, mode = None, space_as_plus = None, lowercase = None, keep_escapes = None, iri = None))]
 #[allow(clippy::too_many_arguments)] // The Python signature's keywords, one each.
 pub(crate) fn arrow_kernel<'py>(
     data: &Bound<'py, PyAny>,
     op: &str,
     set: Option<&Bound<'py, PyAny>>,
     mode: Option<&Bound<'py, PyAny>>,
-    space_as_plus: bool,
-    lowercase: bool,
-    keep_escapes: bool,
-    iri: bool,
+    space_as_plus: Option<&Bound<'py, PyAny>>,
+    lowercase: Option<&Bound<'py, PyAny>>,
+    keep_escapes: Option<&Bound<'py, PyAny>>,
+    iri: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let py = data.py();
     let none = py.None().into_bound(py);
+    let space_as_plus = flag(op, "space_as_plus", space_as_plus)?;
+    let lowercase = flag(op, "lowercase", lowercase)?;
+    let keep_escapes = flag(op, "keep_escapes", keep_escapes)?;
+    let iri = flag(op, "iri", iri)?;
     let set = || word(op, "set", set.unwrap_or(&none), "'component' or 'path'");
     let dec = || {
         let mode = word(op, "mode", mode.unwrap_or(&none), "'strict' or 'plus,lossy'")?;

@@ -554,3 +554,81 @@ def test_equivalents_of_duckdb(pa):
         except duckdb.Error:
             theirs = None
         assert ours[row] == theirs, value
+
+
+# ---------------------------------------------------------------------------------------
+# A second hostile pass: each case is one that crashed, aborted or panicked.
+
+CHILD = r'''
+import io, resource, struct, sys
+resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+import numpy as np, pyarrow as pa, pctenc, pctenc.arrow as A
+case = sys.argv[1]
+
+def expect_value_error(call, words):
+    try:
+        call()
+    except ValueError as e:
+        assert words in str(e), str(e)
+        return
+    raise AssertionError(f"{case}: no ValueError")
+
+if case == "null-view":
+    # A null row's view points at a buffer that is not there: never read.
+    good = pa.array([b"a long value of many bytes %41", None, b"x"], pa.binary_view())
+    b = good.buffers()
+    v = np.frombuffer(b[1], dtype=np.uint64).copy().reshape(-1, 2)
+    v[1, 0] = 100 | (0x41414141 << 32)
+    v[1, 1] = 7 | ((1 << 31) << 32)
+    for kind in [pa.binary_view(), pa.string_view()]:
+        arr = pa.Array.from_buffers(kind, 3, [b[0], pa.py_buffer(v.tobytes()), b[2]])
+        assert A.validate(arr).to_pylist() == [False, None, True]
+        keys = pa.array([0, 2, None, 1], pa.int32())
+        assert A.validate(pa.DictionaryArray.from_arrays(keys, arr)).to_pylist() == [False, True, None, None]
+elif case == "ipc-offsets":
+    # An IPC file whose last offset runs far past the values: pyarrow's check catches it.
+    arr = pa.array(["x" * 4660, "y"])
+    sink = io.BytesIO()
+    with pa.ipc.new_file(sink, pa.schema([("c", arr.type)])) as w:
+        w.write_batch(pa.record_batch([arr], names=["c"]))
+    data = sink.getvalue().replace(struct.pack("<iii", 0, 4660, 4661), struct.pack("<iii", 0, 4660, 0x7FFF0000), 1)
+    table = pa.ipc.open_file(pa.py_buffer(data)).read_all()
+    for kernel in ["encode", "decode", "try_decode", "url_encode", "validate"]:
+        for data in [table.column(0), table, table.to_batches()[0], table.to_reader()]:
+            expect_value_error(lambda: getattr(A, kernel)(data), "malformed Arrow data")
+elif case == "shared-views":
+    # A million views of one 64 KiB value: valid, but 64 GB once gathered.
+    value = pa.py_buffer(b"a" * 65536)
+    view = (65536 | (ord("a") * 0x01010101) << 32) | 0  # length, prefix; buffer 0, offset 0
+    views = np.zeros((1_000_000, 2), dtype=np.uint64)
+    views[:, 0] = 65536 | (0x61616161 << 32)
+    arr = pa.Array.from_buffers(pa.binary_view(), 1_000_000, [None, pa.py_buffer(views.tobytes()), value])
+    expect_value_error(lambda: A.decode(arr), "out of memory")
+elif case == "huge-gather":
+    d = pa.DictionaryArray.from_arrays(pa.array(np.zeros(10_000_000, np.int32)), pa.array(["a" * (1 << 20)], pa.large_string()))
+    expect_value_error(lambda: A.decode(d), "out of memory")
+elif case == "stream-schema":
+    # Batches that do not match the stream's schema.
+    schema = pa.schema([("c", pa.string())])
+    for batch in [pa.record_batch([pa.array([0, 1 << 40, 5])], names=["c"]),
+                  pa.record_batch([pa.array(["a", "b"], pa.large_string())], names=["c"])]:
+        reader = pa.RecordBatchReader.from_batches(schema, iter([batch]))
+        expect_value_error(lambda: A.encode(reader), "malformed Arrow data")
+print("ok")
+'''
+
+
+@pytest.mark.parametrize("case", ["null-view", "ipc-offsets", "shared-views", "huge-gather", "stream-schema"])
+def test_second_hostile_pass(pa, case):
+    """In a child process with 6 GiB of address space: an answer or a ValueError, never a
+    crash, an abort or a panic report on stderr."""
+    run = subprocess.run([sys.executable, "-c", CHILD, case], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and run.stdout.strip() == "ok" and run.stderr == "", (run.returncode, run.stderr[-3000:])
+
+
+def test_switches_must_be_bools(pa):
+    import pctenc.arrow
+    with pytest.raises(TypeError, match="space_as_plus must be True or False, not str"):
+        pctenc.arrow.encode(pa.array(["a b"]), space_as_plus="yes")
+    with pytest.raises(TypeError, match="iri must be True or False"):
+        pctenc.arrow.validate(pa.array(["a b"]), iri=1)

@@ -40,6 +40,49 @@ __all__ = [
 ]
 
 
+def _checked(data, op):
+    """pyarrow data, checked by pyarrow before it is read: the C data interface does not carry
+    a buffer's size (the values' length is taken from the last offset), so an untrusted
+    ``.arrow`` file whose offsets run past the values can only be caught on pyarrow's side
+    (``validate()``, which compares offsets and buffer sizes without reading the values). A
+    ``RecordBatchReader``'s batches are checked as they come, against its schema too."""
+    if not type(data).__module__.startswith("pyarrow"):
+        return data
+
+    def malformed(e):
+        return ValueError(f"pctenc.arrow.{op}(): malformed Arrow data: {e}")
+
+    try:
+        import pyarrow as pa
+    except ImportError:  # pyarrow's objects, but pyarrow cannot be imported again
+        pa = None
+    if pa is not None and isinstance(data, pa.RecordBatchReader):
+        schema = data.schema
+
+        def batches():
+            for batch in data:
+                if not batch.schema.equals(schema):
+                    raise malformed(f"a batch of schema {batch.schema} in a stream of {schema}")
+                try:
+                    batch.validate()
+                except ValueError as e:  # pyarrow's ArrowInvalid
+                    raise malformed(e) from None
+                yield batch
+
+        return pa.RecordBatchReader.from_batches(schema, batches())
+    validate = getattr(data, "validate", None)
+    if callable(validate):
+        try:
+            validate()
+        except ValueError as e:  # pyarrow's ArrowInvalid
+            raise malformed(e) from None
+    return data
+
+
+def _run(array, op, **options):
+    return _result(_pctenc.arrow_kernel(_checked(array, op), op, **options))
+
+
 def _result(out):
     """The kernel's result as pyarrow when pyarrow is installed, else as it came."""
     obj, chunked = out
@@ -59,8 +102,8 @@ def encode(array, set="component", *, space_as_plus=False, lowercase=False, keep
     >>> pctenc.arrow.encode(pa.array(["/a b", "é"]), "path").to_pylist()
     ['/a%20b', '%C3%A9']
     """
-    return _result(_pctenc.arrow_kernel(array, "encode", set=set, space_as_plus=space_as_plus,
-                                        lowercase=lowercase, keep_escapes=keep_escapes, iri=iri))
+    return _run(array, "encode", set=set, space_as_plus=space_as_plus, lowercase=lowercase,
+                keep_escapes=keep_escapes, iri=iri)
 
 
 def decode(array, mode="strict"):
@@ -74,7 +117,7 @@ def decode(array, mode="strict"):
     >>> pctenc.arrow.decode(pa.array(["a%20b", "%E6%9D%B1"])).to_pylist()
     ['a b', '東']
     """
-    return _result(_pctenc.arrow_kernel(array, "decode", mode=mode))
+    return _run(array, "decode", mode=mode)
 
 
 def try_decode(array, mode="strict"):
@@ -84,7 +127,7 @@ def try_decode(array, mode="strict"):
     >>> pctenc.arrow.try_decode(pa.array(["a%20b", "100%"])).to_pylist()
     ['a b', None]
     """
-    return _result(_pctenc.arrow_kernel(array, "try_decode", mode=mode))
+    return _run(array, "try_decode", mode=mode)
 
 
 def validate(array, set="component", *, space_as_plus=False, iri=False):
@@ -94,7 +137,7 @@ def validate(array, set="component", *, space_as_plus=False, iri=False):
     >>> pctenc.arrow.validate(pa.array(["a%20b", "a b", None])).to_pylist()
     [True, False, None]
     """
-    return _result(_pctenc.arrow_kernel(array, "validate", set=set, space_as_plus=space_as_plus, iri=iri))
+    return _run(array, "validate", set=set, space_as_plus=space_as_plus, iri=iri)
 
 
 def normalize(array):
@@ -105,7 +148,7 @@ def normalize(array):
     >>> pctenc.arrow.normalize(pa.array(["%7euser/%c3%a9"])).to_pylist()
     ['~user/%C3%A9']
     """
-    return _result(_pctenc.arrow_kernel(array, "normalize"))
+    return _run(array, "normalize")
 
 
 def url_encode(array):
@@ -115,7 +158,7 @@ def url_encode(array):
     >>> pctenc.arrow.url_encode(pa.array(["Jürgen & Björk ~*"])).to_pylist()
     ['J%C3%BCrgen+%26+Bj%C3%B6rk+%7E*']
     """
-    return _result(_pctenc.arrow_kernel(array, "url_encode"))
+    return _run(array, "url_encode")
 
 
 def url_decode(array):
@@ -126,7 +169,7 @@ def url_decode(array):
     >>> pctenc.arrow.url_decode(pa.array(["a+b%26c"])).to_pylist()
     ['a b&c']
     """
-    return _result(_pctenc.arrow_kernel(array, "url_decode"))
+    return _run(array, "url_decode")
 
 
 def try_url_decode(array):
@@ -136,4 +179,4 @@ def try_url_decode(array):
     >>> pctenc.arrow.try_url_decode(pa.array(["a+b", "%G0"])).to_pylist()
     ['a b', None]
     """
-    return _result(_pctenc.arrow_kernel(array, "try_url_decode"))
+    return _run(array, "try_url_decode")
