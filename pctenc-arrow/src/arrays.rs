@@ -12,7 +12,6 @@ use arrow_array::{
 use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::DataType;
 
-use crate::dictionary::apply_dictionary;
 use crate::error::KernelError;
 use crate::memory;
 use crate::row::{OnError, RowOp};
@@ -170,8 +169,8 @@ pub(crate) fn is_kind(dt: &DataType) -> bool {
     )
 }
 
-/// Applies `op` to any of the six kinds, giving the same kind, or to a dictionary of one
-/// ([`apply_dictionary`]).
+/// Applies `op` to any of the six kinds, giving the same kind (a dictionary of one is
+/// `dictionary.rs`'s, over this).
 pub(crate) fn apply(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Result<ArrayRef, KernelError> {
     if array.is_empty() {
         // No row, so nothing to read: a fresh empty array, whose buffers the rest can trust.
@@ -227,7 +226,6 @@ fn apply_rows(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Result<Ar
             array.as_any().downcast_ref::<BinaryViewArray>().expect("kind"),
             on_error,
         ),
-        DataType::Dictionary(_, values) if is_kind(values) => apply_dictionary(array, op, on_error),
         other => Err(KernelError::whole(format!(
             "expected a string or binary array (Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView), \
              or a dictionary of one, got {other}"

@@ -33,14 +33,6 @@ use crate::error::KernelError;
 use crate::memory::out_of_memory;
 use crate::row::{OnError, RowOp};
 
-/// The value type of a dictionary type, or `dt` itself.
-pub(crate) fn value_type(dt: &DataType) -> &DataType {
-    match dt {
-        DataType::Dictionary(_, values) => values,
-        other => other,
-    }
-}
-
 /// Applies `op` to a dictionary array of one of the six kinds: to its values, once each.
 pub(crate) fn apply_dictionary(
     array: &dyn Array,

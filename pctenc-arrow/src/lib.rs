@@ -75,7 +75,7 @@ use pctenc::{Decoder, Encoder};
 use rayon::prelude::*;
 
 use crate::arrays::{apply, is_kind};
-use crate::dictionary::validate_dictionary;
+use crate::dictionary::{apply_dictionary, validate_dictionary};
 pub use crate::error::KernelError;
 pub use crate::layout::check_layout;
 pub use crate::mode::decoder_for_mode;
@@ -84,6 +84,7 @@ use crate::ops::encode::encode_op;
 use crate::ops::normalize::NormalizeOp;
 use crate::ops::spark::{UrlDecodeOp, UrlEncodeOp};
 use crate::row::OnError;
+use crate::row::RowOp;
 pub use crate::schedule::PAR_THRESHOLD;
 use crate::utf8::is_utf8;
 
@@ -101,7 +102,7 @@ use crate::utf8::is_utf8;
 /// assert_eq!((out.value(0), out.value(1)), (&b"a%FF"[..], &b"%2B"[..]));
 /// ```
 pub fn encode(array: &dyn Array, enc: &Encoder) -> Result<ArrayRef, KernelError> {
-    apply(array, &encode_op(enc), OnError::Fail)
+    run(array, &encode_op(enc), OnError::Fail)
 }
 
 /// Decodes every element with `dec`. For the string kinds the output must be UTF-8: a
@@ -127,7 +128,7 @@ pub fn encode(array: &dyn Array, enc: &Encoder) -> Result<ArrayRef, KernelError>
 /// assert_eq!((err.row(), err.offset()), (Some(1), Some(0)));
 /// ```
 pub fn decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelError> {
-    apply(array, &DecodeOp { dec: decoder_for(array.data_type(), dec) }, OnError::Fail)
+    run(array, &DecodeOp { dec: decoder_for(array.data_type(), dec) }, OnError::Fail)
 }
 
 /// [`decode`], with null for each element that does not decode.
@@ -141,7 +142,7 @@ pub fn decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelError>
 /// assert_eq!((out.is_valid(0), out.is_null(1), out.is_valid(2)), (true, true, true));
 /// ```
 pub fn try_decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelError> {
-    apply(array, &DecodeOp { dec: decoder_for(array.data_type(), dec) }, OnError::Null)
+    run(array, &DecodeOp { dec: decoder_for(array.data_type(), dec) }, OnError::Null)
 }
 
 /// [`pctenc::normalize`] on every element: hex digits uppercased, escapes of unreserved
@@ -155,7 +156,7 @@ pub fn try_decode(array: &dyn Array, dec: &Decoder) -> Result<ArrayRef, KernelEr
 /// assert_eq!(out.value(0), "~user/%C3%A9");
 /// ```
 pub fn normalize(array: &dyn Array) -> Result<ArrayRef, KernelError> {
-    apply(array, &NormalizeOp, OnError::Fail)
+    run(array, &NormalizeOp, OnError::Fail)
 }
 
 /// Whether each element is a correct encoding for `enc`'s set ([`Encoder::validate`]); null
@@ -215,7 +216,7 @@ pub fn validate(array: &dyn Array, enc: &Encoder) -> Result<BooleanArray, Kernel
 /// assert_eq!(out.value(0), "J%C3%BCrgen+%26+Bj%C3%B6rk+%7E*");
 /// ```
 pub fn url_encode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
-    apply(array, &UrlEncodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
+    run(array, &UrlEncodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
 }
 
 /// Spark's `url_decode`: `java.net.URLDecoder.decode(s, UTF_8)` byte for byte, quirks
@@ -235,7 +236,7 @@ pub fn url_encode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
 /// assert!(err.message().starts_with("[CANNOT_DECODE_URL]"));
 /// ```
 pub fn url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
-    apply(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
+    run(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Fail)
 }
 
 /// Spark's `try_url_decode`: [`url_decode`] with null where it fails.
@@ -247,7 +248,15 @@ pub fn url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
 /// assert_eq!((out.is_valid(0), out.is_null(1)), (true, true));
 /// ```
 pub fn try_url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
-    apply(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Null)
+    run(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Null)
+}
+
+/// Runs `op` over an array of the six kinds, or a dictionary of one.
+fn run(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Result<ArrayRef, KernelError> {
+    match array.data_type() {
+        DataType::Dictionary(_, values) if is_kind(values) => apply_dictionary(array, op, on_error),
+        _ => apply(array, op, on_error),
+    }
 }
 
 /// The README's examples, run as doctests.

@@ -76,9 +76,17 @@ pub(crate) fn check_utf8<O: OffsetSizeTrait>(
     }
 }
 
+/// The value type of a dictionary type, or `dt` itself.
+pub(crate) fn value_type(dt: &DataType) -> &DataType {
+    match dt {
+        DataType::Dictionary(_, values) => values,
+        other => other,
+    }
+}
+
 /// Whether `dt` is a string kind (as opposed to binary), or a dictionary of one.
 pub(crate) fn is_utf8(dt: &DataType) -> bool {
-    matches!(crate::dictionary::value_type(dt), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
+    matches!(value_type(dt), DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
 }
 
 #[cfg(test)]

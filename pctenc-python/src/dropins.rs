@@ -23,7 +23,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 
-use crate::run;
+use crate::gil::run;
 
 /// An optional argument of a drop-in: `Default` when the call leaves it out, else what was
 /// given. An explicit `None` is given, not the default: urllib's defaults are not all `None`

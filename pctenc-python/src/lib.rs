@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 mod arrow;
 mod dropins;
+mod gil;
 mod options;
 mod panics;
 
@@ -15,15 +16,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
+use crate::gil::{RELEASE_GIL, run};
 use crate::options::{DecodeError, ValidationError, encoder, named_set};
-
-/// Inputs at least this long are encoded or decoded with the GIL released.
-const RELEASE_GIL: usize = 32 * 1024;
-
-/// Runs `work` on `input`, without the GIL when the input is large.
-fn run<T: Send>(py: Python<'_>, len: usize, work: impl FnOnce() -> T + Send) -> T {
-    if len >= RELEASE_GIL { py.detach(work) } else { work() }
-}
 
 /// The text of a `str`, or `None` when it has lone surrogates (not UTF-8).
 fn text<'a>(s: &'a Bound<'_, PyString>) -> Option<Cow<'a, str>> {
