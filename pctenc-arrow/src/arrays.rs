@@ -20,7 +20,7 @@ use crate::utf8::{check_utf8, ends_at};
 
 /// The offsets of rows of lengths `lens`, checked against `O`'s range.
 pub(crate) fn offsets<O: OffsetSizeTrait>(lens: &[usize]) -> Result<OffsetBuffer<O>, KernelError> {
-    let mut out = Vec::with_capacity(lens.len() + 1);
+    let mut out = memory::room_for(lens.len() + 1)?;
     let mut at = 0usize;
     out.push(O::usize_as(0));
     for &len in lens {
@@ -49,7 +49,8 @@ pub(crate) fn apply_offsets<O: OffsetSizeTrait>(
     nulls: Option<&NullBuffer>,
     on_error: OnError,
 ) -> Result<(OffsetBuffer<O>, Buffer, Option<NullBuffer>), KernelError> {
-    let bounds: Vec<usize> = offs.iter().map(|o| o.as_usize()).collect();
+    let mut bounds = memory::room_for(offs.len())?;
+    bounds.extend(offs.iter().map(|o| o.as_usize()));
     let is_valid = |i: usize| nulls.is_none_or(|n| n.is_valid(i));
     let limit = if O::IS_LARGE { i64::MAX as usize } else { i32::MAX as usize };
     let piece = run_all(op, values, &bounds, &is_valid, on_error, limit)?;
@@ -71,7 +72,7 @@ pub(crate) fn apply_views<T: ByteViewType>(
     let total: usize =
         array.views().iter().enumerate().filter(|&(i, _)| valid(i)).map(|(_, &v)| v as u32 as usize).sum();
     let mut values = memory::zeroed(total)?;
-    let mut bounds = Vec::with_capacity(array.len() + 1);
+    let mut bounds = memory::room_for(array.len() + 1)?;
     bounds.push(0);
     let mut at = 0;
     for i in 0..array.len() {
@@ -133,7 +134,7 @@ fn views_in_blocks(
     max: usize,
 ) -> Result<(ScalarBuffer<u128>, Vec<Buffer>), KernelError> {
     let whole = Buffer::from_vec(bytes);
-    let mut views = Vec::with_capacity(lens.len());
+    let mut views = memory::room_for(lens.len())?;
     let mut blocks = Vec::new();
     let (mut start, mut at) = (0, 0);
     for (i, &len) in lens.iter().enumerate() {

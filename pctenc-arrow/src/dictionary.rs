@@ -30,7 +30,7 @@ use arrow_schema::DataType;
 
 use crate::arrays::{apply, offsets};
 use crate::error::KernelError;
-use crate::memory::out_of_memory;
+use crate::memory::{out_of_memory, room_for};
 use crate::row::{OnError, RowOp};
 
 /// Applies `op` to a dictionary array of one of the six kinds: to its values, once each.
@@ -129,10 +129,14 @@ fn gather<K: ArrowDictionaryKeyType>(
     }
 }
 
-fn nulls_of<K: ArrowDictionaryKeyType>(keys: &PrimitiveArray<K>, out: &dyn Array) -> Option<NullBuffer> {
-    let valid: Vec<bool> = slots(keys).map(|slot| slot.is_some_and(|k| out.is_valid(k))).collect();
+fn nulls_of<K: ArrowDictionaryKeyType>(
+    keys: &PrimitiveArray<K>,
+    out: &dyn Array,
+) -> Result<Option<NullBuffer>, KernelError> {
+    let mut valid = room_for(keys.len())?;
+    valid.extend(slots(keys).map(|slot| slot.is_some_and(|k| out.is_valid(k))));
     let nulls = NullBuffer::from(valid);
-    (nulls.null_count() > 0).then_some(nulls)
+    Ok((nulls.null_count() > 0).then_some(nulls))
 }
 
 /// [`gather`] for the offset kinds: the values copied row by row, the offsets checked
@@ -143,13 +147,13 @@ where
     T: ByteArrayType,
     T::Offset: OffsetSizeTrait,
 {
-    let nulls = nulls_of(keys, out);
+    let nulls = nulls_of(keys, out)?;
     let valid = |row: usize| nulls.as_ref().is_none_or(|n| n.is_valid(row));
     let value = |k: usize| -> &[u8] { out.value(k).as_ref() };
-    let lens: Vec<usize> = slots(keys)
-        .enumerate()
-        .map(|(row, slot)| slot.filter(|_| valid(row)).map_or(0, |k| value(k).len()))
-        .collect();
+    let mut lens = room_for(keys.len())?;
+    lens.extend(
+        slots(keys).enumerate().map(|(row, slot)| slot.filter(|_| valid(row)).map_or(0, |k| value(k).len())),
+    );
     let offsets = offsets::<T::Offset>(&lens)?;
     let total = offsets[offsets.len() - 1].as_usize();
     let mut bytes = Vec::new();
@@ -172,14 +176,12 @@ where
     K: ArrowDictionaryKeyType,
     T: ByteViewType + ?Sized,
 {
-    let nulls = nulls_of(keys, out);
-    let views: Vec<u128> = slots(keys)
-        .enumerate()
-        .map(|(row, slot)| match slot {
-            Some(k) if nulls.as_ref().is_none_or(|n| n.is_valid(row)) => out.views()[k],
-            _ => 0,
-        })
-        .collect();
+    let nulls = nulls_of(keys, out)?;
+    let mut views: Vec<u128> = room_for(keys.len())?;
+    views.extend(slots(keys).enumerate().map(|(row, slot)| match slot {
+        Some(k) if nulls.as_ref().is_none_or(|n| n.is_valid(row)) => out.views()[k],
+        _ => 0,
+    }));
     let array =
         GenericByteViewArray::<T>::try_new(ScalarBuffer::from(views), out.data_buffers().to_vec(), nulls)?;
     Ok(Arc::new(array))

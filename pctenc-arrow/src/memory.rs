@@ -40,6 +40,15 @@ pub(crate) fn zeroed(len: usize) -> Result<Vec<u8>, KernelError> {
     Ok(buf)
 }
 
+/// An empty vector with room for `n` items, or an error when the system refuses it: the
+/// vectors of a value per row (bounds, lengths, validity), which for hundreds of millions of
+/// rows are gigabytes of their own.
+pub(crate) fn room_for<T>(n: usize) -> Result<Vec<T>, KernelError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| out_of_memory(n.saturating_mul(size_of::<T>())))?;
+    Ok(v)
+}
+
 /// The error of an allocation of `len` bytes that the system refused.
 pub(crate) fn out_of_memory(len: usize) -> KernelError {
     KernelError::whole(format!("out of memory: {len} bytes could not be allocated"))

@@ -44,8 +44,8 @@ pub(crate) fn run_rows(
 ) -> Result<Piece, KernelError> {
     let rows = bounds.len() - 1;
     let mut bytes = memory::zeroed(op.reserve(values, bounds))?;
-    let mut lens = Vec::with_capacity(rows);
-    let mut valid = Vec::with_capacity(rows);
+    let mut lens = memory::room_for(rows)?;
+    let mut valid = memory::room_for(rows)?;
     let mut nulled = false;
     let mut written = 0;
     for i in 0..rows {
@@ -165,8 +165,8 @@ pub(crate) fn run_rows_into(
     out: &mut [u8],
 ) -> Result<Option<Slot>, KernelError> {
     let rows = bounds.len() - 1;
-    let mut lens = Vec::with_capacity(rows);
-    let mut valid = Vec::with_capacity(rows);
+    let mut lens = memory::room_for(rows)?;
+    let mut valid = memory::room_for(rows)?;
     let mut nulled = false;
     let mut written = 0;
     for i in 0..rows {
@@ -211,7 +211,7 @@ pub(crate) fn run_chunk(
     out: &mut [u8],
 ) -> Result<Option<Slot>, KernelError> {
     let rows = bounds.len() - 1;
-    let mut lens = Vec::with_capacity(rows);
+    let mut lens = memory::room_for(rows)?;
     // Filled in (with the input's validity before it) once a row becomes null.
     let mut valid: Option<Vec<bool>> = None;
     let mut written = 0;
@@ -282,6 +282,10 @@ pub(crate) fn run_all(
 ) -> Result<Piece, KernelError> {
     let rows = bounds.len() - 1;
     let total = bounds[rows] - bounds[0];
+    // What the rows' bookkeeping will ask for (the core's measure and these lengths, a word a
+    // row each), asked for once first: a column of hundreds of millions of rows that cannot
+    // have it is an error here, where an allocation inside the core would abort.
+    drop(memory::room_for::<usize>(rows.saturating_mul(2))?);
     let (cuts, parallel) = chunks(rows, total, |i| bounds[i]);
     // Each chunk's rows measured exactly (their lengths), or its output's size bounded.
     let size_of = |w: &[usize]| {
@@ -364,9 +368,9 @@ pub(crate) fn run_all(
         }
         bytes = out;
     }
-    let mut lens = Vec::with_capacity(rows);
+    let mut lens = memory::room_for(rows)?;
     let any_null = done.iter().any(|d| d.valid().is_some());
-    let mut valid = any_null.then(|| Vec::with_capacity(rows));
+    let mut valid = if any_null { Some(memory::room_for(rows)?) } else { None };
     for (w, d) in cuts.windows(2).zip(&done) {
         lens.extend_from_slice(d.lens());
         if let Some(v) = valid.as_mut() {

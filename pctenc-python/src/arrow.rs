@@ -12,7 +12,7 @@ use arrow_array::{Array, ArrayRef, StructArray};
 use arrow_schema::{DataType, Field, FieldRef};
 use pctenc::{Decoder, Encoder};
 use pctenc_arrow::KernelError;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString, PyTuple};
 use pyo3_arrow::input::AnyArray;
@@ -52,12 +52,16 @@ const ACCEPTED: &str = "a pyarrow Array or ChunkedArray, a Polars Series, a Duck
                         object with __arrow_c_array__ or __arrow_c_stream__";
 const KINDS: &str = "string, large_string, string_view, binary, large_binary or binary_view";
 
-/// Whether `data` is a table (a pyarrow `Table` or `RecordBatch`, a DuckDB relation, a
-/// Polars or pandas `DataFrame`): it has columns or a schema, where an array has neither.
+/// Whether `data` is a table (a pyarrow `Table`, `RecordBatch` or `RecordBatchReader`, a
+/// DuckDB relation, a Polars or pandas `DataFrame`): it has columns, where an array has none.
 /// Its record batches arrive as struct arrays, as a struct column would; only a table's are
 /// taken apart.
 fn is_table(data: &Bound<'_, PyAny>) -> bool {
-    data.hasattr("columns").unwrap_or(false) || data.hasattr("schema").unwrap_or(false)
+    let has = |name: &str| data.hasattr(name).unwrap_or(false);
+    // A stream of a table's batches has a schema alone; so does a nanoarrow array, which is
+    // not a table.
+    let reader = data.get_type().name().is_ok_and(|n| n.to_str().is_ok_and(|n| n == "RecordBatchReader"));
+    has("columns") || has("num_columns") || reader
 }
 
 /// The column to work on: the array itself, or the one column of a table's record batches.
@@ -195,7 +199,9 @@ fn apply<'py>(data: &Bound<'py, PyAny>, op: &str, kernel: Kernel) -> PyResult<Bo
     };
     let any = match imported {
         Ok(Ok(any)) => any,
-        Ok(Err(e)) if e.is_instance_of::<PyTypeError>(py) => return Err(e),
+        // A TypeError says what is not accepted; KeyboardInterrupt and SystemExit are not
+        // the data's fault.
+        Ok(Err(e)) if e.is_instance_of::<PyTypeError>(py) || !e.is_instance_of::<PyException>(py) => return Err(e),
         Ok(Err(e)) => return Err(unread(e.to_string())),
         Err(message) => return Err(unread(message)),
     };
@@ -210,7 +216,13 @@ fn apply<'py>(data: &Bound<'py, PyAny>, op: &str, kernel: Kernel) -> PyResult<Bo
         AnyArray::Stream(reader) => {
             let (chunks, field) = match crate::panics::quietly(|| reader.into_chunked_array()) {
                 Ok(Ok(chunked)) => chunked.into_inner(),
-                Ok(Err(e)) => return Err(unread(PyErr::from(e).to_string())),
+                Ok(Err(e)) => {
+                    let e = PyErr::from(e);
+                    if !e.is_instance_of::<PyException>(py) {
+                        return Err(e);
+                    }
+                    return Err(unread(e.to_string()));
+                }
                 Err(message) => return Err(unread(message)),
             };
             let mut outs = Vec::with_capacity(chunks.len());

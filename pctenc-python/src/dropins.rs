@@ -69,22 +69,27 @@ impl<'py> Arg<'py> {
 }
 
 /// The private copy of `urllib.parse` the fallbacks call (see the module's docs): the module
-/// executed anew from its spec. Should that fail (a stdlib without its source), the public
-/// module as it is at the first fallback.
+/// executed anew from its spec, at import ([`load_urllib`]), or at the first fallback if that
+/// failed. A failure is not kept: the next fallback tries again (the public module, which
+/// may be patched to these very functions, is never used).
 fn urllib(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
-    static URLLIB: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    let module = URLLIB.get_or_try_init(py, || -> PyResult<Py<PyModule>> {
-        let public = py.import("urllib.parse")?;
-        let private = (|| -> PyResult<Bound<'_, PyModule>> {
-            let util = py.import("importlib.util")?;
-            let spec = util.call_method1("find_spec", ("urllib.parse",))?;
-            let module = util.call_method1("module_from_spec", (&spec,))?;
-            spec.getattr("loader")?.call_method1("exec_module", (&module,))?;
-            Ok(module.cast_into::<PyModule>()?)
-        })();
-        Ok(private.unwrap_or(public).unbind())
-    })?;
-    Ok(module.bind(py))
+    Ok(URLLIB.get_or_try_init(py, || private_urllib(py))?.bind(py))
+}
+
+static URLLIB: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+
+fn private_urllib(py: Python<'_>) -> PyResult<Py<PyModule>> {
+    let util = py.import("importlib.util")?;
+    let spec = util.call_method1("find_spec", ("urllib.parse",))?;
+    let module = util.call_method1("module_from_spec", (&spec,))?;
+    spec.getattr("loader")?.call_method1("exec_module", (&module,))?;
+    Ok(module.cast_into::<PyModule>()?.unbind())
+}
+
+/// Loads the private copy of `urllib.parse` now, at import, before any code could have
+/// patched or broken the way to it; an error is left for the first fallback to meet again.
+pub(crate) fn load_urllib(py: Python<'_>) {
+    let _ = urllib(py);
 }
 
 /// `v` as an exact `str` (not a subclass, whose methods CPython's code would call).

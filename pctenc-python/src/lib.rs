@@ -359,6 +359,7 @@ fn _pctenc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(form_parse, m)?)?;
     m.add_function(wrap_pyfunction!(form_serialize, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::arrow_kernel, m)?)?;
+    dropins::load_urllib(m.py());
     // Class attributes, which the raised errors' own attributes hide: an error made by hand
     // (`DecodeError("x")`, as tests and wrappers do) has them too.
     let decode_error = m.py().get_type::<DecodeError>();

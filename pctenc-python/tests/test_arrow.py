@@ -632,3 +632,91 @@ def test_switches_must_be_bools(pa):
         pctenc.arrow.encode(pa.array(["a b"]), space_as_plus="yes")
     with pytest.raises(TypeError, match="iri must be True or False"):
         pctenc.arrow.validate(pa.array(["a b"]), iri=1)
+
+
+# ---------------------------------------------------------------------------------------
+# A third hostile pass.
+
+CHILD3 = r'''
+import io, resource, struct, sys
+resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+import numpy as np, pandas as pd, pyarrow as pa, pctenc, pctenc.arrow as A
+case, tmp = sys.argv[1], sys.argv[2]
+
+def expect_value_error(call, words):
+    try:
+        call()
+    except ValueError as e:
+        assert words in str(e), str(e)
+        return
+    raise AssertionError(f"{case}: no ValueError")
+
+if case == "feather":
+    # An untrusted Feather file read by pandas: its Series is as untrusted as the table.
+    arr = pa.array(["x" * 4660, "y"])
+    sink = io.BytesIO()
+    with pa.ipc.new_file(sink, pa.schema([("c", arr.type)])) as w:
+        w.write_batch(pa.record_batch([arr], names=["c"]))
+    data = sink.getvalue().replace(struct.pack("<iii", 0, 4660, 4661), struct.pack("<iii", 0, 4660, 1 << 20), 1)
+    path = tmp + "/bad.arrow"
+    open(path, "wb").write(data)
+    table = pa.ipc.open_file(path).read_all()
+    for series in [pd.read_feather(path)["c"], table.to_pandas(types_mapper=pd.ArrowDtype)["c"]]:
+        expect_value_error(lambda: A.encode(series), "malformed Arrow data")
+elif case == "many-rows":
+    # 250 million empty strings: the rows' bookkeeping alone is gigabytes.
+    n = 250_000_000
+    arr = pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(np.zeros(n + 1, np.int32)), pa.py_buffer(b"")])
+    for kernel in ["encode", "try_decode"]:
+        expect_value_error(lambda: getattr(A, kernel)(arr), "out of memory")
+print("ok")
+'''
+
+
+@pytest.mark.parametrize("case", ["feather", "many-rows"])
+def test_third_hostile_pass(pa, case, tmp_path):
+    """In a child process with 6 GiB of address space: a ValueError, never a crash or an
+    abort, for an untrusted Feather file read by pandas and for a column too long to keep a
+    word a row for."""
+    need("pandas")
+    run = subprocess.run([sys.executable, "-c", CHILD3, case, str(tmp_path)], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0 and run.stdout.strip() == "ok" and run.stderr == "", (run.returncode, run.stderr[-3000:])
+
+
+def test_interrupts_are_not_value_errors(pa):
+    """KeyboardInterrupt and SystemExit raised while the data is read pass through as they
+    are (an `except ValueError` around a decode must not swallow Ctrl-C)."""
+    import pctenc.arrow
+
+    class Exits:
+        def __arrow_c_array__(self, requested_schema=None):
+            raise SystemExit(3)
+
+    class Interrupts:
+        def __arrow_c_stream__(self, requested_schema=None):
+            raise KeyboardInterrupt
+
+    with pytest.raises(SystemExit):
+        pctenc.arrow.encode(Exits())
+    with pytest.raises(KeyboardInterrupt):
+        pctenc.arrow.encode(Interrupts())
+
+
+def test_an_array_with_a_schema_is_not_a_table(pa):
+    """An array exporter with a `schema` attribute (as nanoarrow's arrays have) of struct type
+    is a struct column, not a table of one column: a TypeError, its nulls not dropped."""
+    import pctenc.arrow
+    column = pa.array([{"x": "a b"}, None])
+
+    class NanoarrowLike:
+        schema = "struct<x: string>"
+
+        def __arrow_c_array__(self, requested_schema=None):
+            return column.__arrow_c_array__(requested_schema)
+
+    with pytest.raises(TypeError, match="(?i)struct"):
+        pctenc.arrow.encode(NanoarrowLike())
+    # A RecordBatchReader of one column is a table's stream: its column.
+    reader = pa.table({"a": ["x%20y"]}).to_reader()
+    assert pctenc.arrow.decode(reader).to_pylist() == ["x y"]

@@ -354,3 +354,32 @@ def test_with_urllib_patched_to_pctenc():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.startswith("ok"), run.stdout
+
+
+def test_a_failed_fallback_leaves_no_trace():
+    """A fallback that fails deep in a stack (RecursionError) leaves the next call, at a
+    normal depth, to give urllib's answer: the private copy of urllib.parse is loaded at
+    import, and a failure is never kept in its place."""
+    import subprocess
+    import sys
+    code = """
+import sys, urllib.parse as up, pctenc
+up.unquote = pctenc.unquote
+def deep(n):
+    if n == 0:
+        try:
+            return pctenc.unquote("%41", "latin-1")
+        except RecursionError:
+            return "RecursionError"
+    return deep(n - 1)
+limit = sys.getrecursionlimit()
+for depth in range(limit - 40, limit):
+    try:
+        deep(depth)
+    except RecursionError:
+        pass
+assert pctenc.unquote("%41", "latin-1") == "A"
+print("ok")
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-3000:]

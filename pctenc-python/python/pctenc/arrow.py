@@ -26,6 +26,8 @@ in the whole input, ``chunk`` the index of its chunk (None for an array) and ``o
 byte offset in the value; the ``try_`` functions give null instead.
 """
 
+import struct
+
 from . import _pctenc
 
 __all__ = [
@@ -41,12 +43,26 @@ __all__ = [
 
 
 def _checked(data, op):
-    """pyarrow data, checked by pyarrow before it is read: the C data interface does not carry
-    a buffer's size (the values' length is taken from the last offset), so an untrusted
-    ``.arrow`` file whose offsets run past the values can only be caught on pyarrow's side
-    (``validate()``, which compares offsets and buffer sizes without reading the values). A
+    """pyarrow data (and a pandas Series backed by it), checked on pyarrow's side before it is
+    read. The C data interface does not carry a buffer's size: the values' length is taken
+    from the last offset, so an untrusted ``.arrow`` file whose offsets run past the values
+    cannot be seen from the kernels. Here each offset kind's first and last offsets are read
+    against its values buffer's real size (two numbers a chunk), after pyarrow's own cheap
+    ``validate()``; the kernels then check that the offsets between never go backwards. A
     ``RecordBatchReader``'s batches are checked as they come, against its schema too."""
-    if not type(data).__module__.startswith("pyarrow"):
+    module = type(data).__module__
+    if module.startswith("pandas") and hasattr(getattr(data, "array", None), "__arrow_array__"):
+        # A pandas Series backed by Arrow (the `str` dtype, `ArrowDtype`): its pyarrow data,
+        # without a copy, so that pyarrow can check it (a Feather file read by pandas is as
+        # untrusted as one read by pyarrow).
+        try:
+            import pyarrow as pa
+        except ImportError:
+            return data
+        # As pandas holds it: wrapping it again (pa.chunked_array) would go through the C
+        # interface, which makes the values buffer as long as the last offset says.
+        data = data.array.__arrow_array__()
+    elif not module.startswith("pyarrow"):
         return data
 
     def malformed(e):
@@ -55,8 +71,43 @@ def _checked(data, op):
     try:
         import pyarrow as pa
     except ImportError:  # pyarrow's objects, but pyarrow cannot be imported again
-        pa = None
-    if pa is not None and isinstance(data, pa.RecordBatchReader):
+        return data
+
+    def check(array):
+        """An offset kind's first and last offsets, against its values buffer's real size."""
+        if isinstance(array, pa.ChunkedArray):
+            for chunk in array.chunks:
+                check(chunk)
+            return
+        kind = array.type
+        if pa.types.is_dictionary(kind):
+            check(array.dictionary)
+            return
+        width = 4 if pa.types.is_string(kind) or pa.types.is_binary(kind) else None
+        if pa.types.is_large_string(kind) or pa.types.is_large_binary(kind):
+            width = 8
+        if width is None or len(array) == 0:
+            return
+        buffers = array.buffers()
+        offsets, values = buffers[1], buffers[2]
+        form = "<i" if width == 4 else "<q"
+        try:
+            first = struct.unpack_from(form, offsets, array.offset * width)[0]
+            last = struct.unpack_from(form, offsets, (array.offset + len(array)) * width)[0]
+        except (struct.error, TypeError):
+            raise malformed("an offsets buffer shorter than its rows") from None
+        size = values.size if values is not None else 0
+        if first < 0 or last > size or first > last:
+            raise malformed(f"offsets {first}..{last} outside a values buffer of {size} bytes")
+
+    def check_all(obj):
+        if isinstance(obj, (pa.Table, pa.RecordBatch)):
+            for column in obj.columns:
+                check(column)
+        elif isinstance(obj, (pa.Array, pa.ChunkedArray)):
+            check(obj)
+
+    if isinstance(data, pa.RecordBatchReader):
         schema = data.schema
 
         def batches():
@@ -67,6 +118,7 @@ def _checked(data, op):
                     batch.validate()
                 except ValueError as e:  # pyarrow's ArrowInvalid
                     raise malformed(e) from None
+                check_all(batch)
                 yield batch
 
         return pa.RecordBatchReader.from_batches(schema, batches())
@@ -76,6 +128,7 @@ def _checked(data, op):
             validate()
         except ValueError as e:  # pyarrow's ArrowInvalid
             raise malformed(e) from None
+    check_all(data)
     return data
 
 
