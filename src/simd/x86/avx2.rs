@@ -16,7 +16,8 @@ pub(crate) struct Prepared {
     lo: __m256i,
     hi: __m256i,
     digits: __m256i,
-    high: u64,
+    /// `0x80` in every lane when bytes `0x80..=0xFF` are escaped (not an IRI set), else 0.
+    high: __m256i,
     plus: bool,
 }
 
@@ -62,7 +63,7 @@ unsafe impl Kernel for Avx2 {
                 lo: broadcast(&t.lo),
                 hi: broadcast(&t.hi),
                 digits: broadcast(digits),
-                high: if set.contains(0x80) { u64::MAX } else { 0 },
+                high: _mm256_set1_epi8(if set.contains(0x80) { 0x80u8 as i8 } else { 0 }),
                 plus: set.space_as_plus(),
             }
         }
@@ -76,9 +77,11 @@ unsafe impl Kernel for Avx2 {
             let row_bits = _mm256_shuffle_epi8(p.lo, v);
             let row =
                 _mm256_shuffle_epi8(p.hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), _mm256_set1_epi8(0x0F)));
-            let kept = _mm256_cmpeq_epi8(_mm256_and_si256(row_bits, row), _mm256_setzero_si256());
-            let ascii = !(_mm256_movemask_epi8(kept) as u32) as u64;
-            let escaped = ascii | (_mm256_movemask_epi8(v) as u32 as u64 & p.high);
+            // A byte's lane is non-zero when the set escapes it: an ASCII byte by the
+            // lookup, a byte `0x80..=0xFF` (for which both lookups give 0) by its top bit.
+            let hits = _mm256_or_si256(_mm256_and_si256(row_bits, row), _mm256_and_si256(v, p.high));
+            let kept = _mm256_cmpeq_epi8(hits, _mm256_setzero_si256());
+            let escaped = !(_mm256_movemask_epi8(kept) as u32) as u64;
             let spaces = if p.plus {
                 _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b' ' as i8))) as u32 as u64
             } else {
