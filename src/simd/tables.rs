@@ -53,6 +53,45 @@ pub(crate) static EXPAND4: [[u8; 16]; 16] = {
     t
 };
 
+/// `EXPAND8[m]` lays out the output of an 8-byte group (8 to 24 bytes) from two 16-byte
+/// sources with one row: `A = [k0..k7, h0..h7]` (kept byte or `+`, high hex digit) and
+/// `B = [l0..l7, '%' x8]` (low hex digit), where bit `i` of `m` says whether byte `i` is
+/// escaped. A lane below `0x80` takes `A[lane]`; one with the top bit takes
+/// `B[lane & 0x0F]`. So `pshufb(A, row) | pshufb(B, row ^ 0x80)` is the output: each shuffle
+/// gives zero where the other one reads. With `B = ['%' x8, l0..l7]` (the group in the high
+/// half of its 16 bytes), `row ^ 0x88` reads it. Lanes past the output are `0x80` (garbage
+/// from `B`, which the next store overwrites). 256 rows of 32 bytes: 8 KiB, one row per
+/// 256-bit register (`vpshufb` shuffles each 128-bit lane on its own, so the sources are in
+/// both lanes).
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+pub(crate) static EXPAND8: Rows32 = {
+    let mut t = [[0x80u8; 32]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut j = 0;
+        let mut i = 0;
+        while i < 8 {
+            if m >> i & 1 != 0 {
+                t[m][j] = 0x88; // '%', from B
+                t[m][j + 1] = 8 + i as u8; // high digit, from A
+                t[m][j + 2] = 0x80 | i as u8; // low digit, from B
+                j += 3;
+            } else {
+                t[m][j] = i as u8;
+                j += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    Rows32(t)
+};
+
+/// Rows of 32 bytes, each on its own 32-byte line.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[repr(C, align(32))]
+pub(crate) struct Rows32(pub [[u8; 32]; 256]);
+
 /// The output length of a 4-byte group with escape mask `m` (a table: not every CPU with
 /// SSSE3 or NEON has a population-count instruction to spare).
 #[inline(always)]
@@ -157,6 +196,28 @@ mod tests {
             assert_eq!(&entry[..lanes.len()], &lanes[..], "mask {m:08b}");
             assert!(entry[lanes.len()..].iter().all(|&i| i == 0));
             assert_eq!(usize::from(KEPT8[m]), lanes.len());
+        }
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[test]
+    fn expand8_lays_out_escapes() {
+        let a: [u8; 16] = *b"abcdefghHIJKLMNO";
+        let b_low: [u8; 16] = *b"pqrstuvw%%%%%%%%";
+        let b_high: [u8; 16] = *b"%%%%%%%%pqrstuvw";
+        // What `pshufb` does with one lane of a row.
+        let lane =
+            |src: &[u8; 16], index: u8| if index & 0x80 != 0 { 0 } else { src[usize::from(index & 15)] };
+        for (m, row) in EXPAND8.0.iter().enumerate() {
+            let len = 8 + 2 * (m as u32).count_ones() as usize;
+            let want: Vec<u8> = (0..8)
+                .flat_map(|i| if m >> i & 1 != 0 { vec![b'%', a[8 + i], b_low[i]] } else { vec![a[i]] })
+                .collect();
+            for (b, flip) in [(&b_low, 0x80), (&b_high, 0x88)] {
+                let out: Vec<u8> = row[..len].iter().map(|&r| lane(&a, r) | lane(b, r ^ flip)).collect();
+                assert_eq!(out, want, "mask {m:08b}, flip {flip:#x}");
+            }
+            assert!(row[len..].iter().all(|&i| i == 0x80));
         }
     }
 

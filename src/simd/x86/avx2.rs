@@ -6,17 +6,18 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::ssse3::{compress16, emit16};
+use super::ssse3::compress16;
 use crate::set::Set;
 use crate::simd::kernel::{DecodeKernel, Kernel};
-use crate::simd::tables::Nibbles;
+use crate::simd::tables::{EXPAND8, Nibbles};
 
 #[derive(Clone, Copy)]
 pub(crate) struct Prepared {
     lo: __m256i,
     hi: __m256i,
-    digits: __m128i,
-    high: u64,
+    digits: __m256i,
+    /// `0x80` in every lane when bytes `0x80..=0xFF` are escaped (not an IRI set), else 0.
+    high: __m256i,
     plus: bool,
 }
 
@@ -42,13 +43,14 @@ unsafe fn broadcast(row: &[u8; 16]) -> __m256i {
     unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(row.as_ptr().cast())) }
 }
 
-// SAFETY: `classify` and `emit` load the 32-byte block only. `emit` stores a whole 32-byte
-// register only for a block copied as is (its output is those 32 bytes); its other stores
-// end at most 16 bytes past its output, within `SLACK` (16).
+// SAFETY: `classify` and `emit` load the 32-byte block only. `emit` stores one 32-byte
+// register per 8-byte group `g` (0 to 3), where the group's output starts; the output from
+// there on is at least `8 * (4 - g)` bytes, so that store ends at most `8 * g` bytes past
+// the block's output: 24 for the last group, within `SLACK` (24).
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl Kernel for Avx2 {
     const BYTES: usize = 32;
-    const SLACK: usize = 16;
+    const SLACK: usize = 24;
     const RUN: usize = 4;
     type Prepared = Prepared;
 
@@ -60,8 +62,8 @@ unsafe impl Kernel for Avx2 {
             Prepared {
                 lo: broadcast(&t.lo),
                 hi: broadcast(&t.hi),
-                digits: _mm_loadu_si128(digits.as_ptr().cast()),
-                high: if set.contains(0x80) { u64::MAX } else { 0 },
+                digits: broadcast(digits),
+                high: _mm256_set1_epi8(if set.contains(0x80) { 0x80u8 as i8 } else { 0 }),
                 plus: set.space_as_plus(),
             }
         }
@@ -75,9 +77,11 @@ unsafe impl Kernel for Avx2 {
             let row_bits = _mm256_shuffle_epi8(p.lo, v);
             let row =
                 _mm256_shuffle_epi8(p.hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), _mm256_set1_epi8(0x0F)));
-            let kept = _mm256_cmpeq_epi8(_mm256_and_si256(row_bits, row), _mm256_setzero_si256());
-            let ascii = !(_mm256_movemask_epi8(kept) as u32) as u64;
-            let escaped = ascii | (_mm256_movemask_epi8(v) as u32 as u64 & p.high);
+            // A byte's lane is non-zero when the set escapes it: an ASCII byte by the
+            // lookup, a byte `0x80..=0xFF` (for which both lookups give 0) by its top bit.
+            let hits = _mm256_or_si256(_mm256_and_si256(row_bits, row), _mm256_and_si256(v, p.high));
+            let kept = _mm256_cmpeq_epi8(hits, _mm256_setzero_si256());
+            let escaped = !(_mm256_movemask_epi8(kept) as u32) as u64;
             let spaces = if p.plus {
                 _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b' ' as i8))) as u32 as u64
             } else {
@@ -89,17 +93,66 @@ unsafe impl Kernel for Avx2 {
 
     #[inline(always)]
     unsafe fn emit(p: &Prepared, src: *const u8, escaped: u64, plus: u64, dst: *mut u8) -> usize {
-        // SAFETY: 32 readable bytes at `src`, room at `dst` (caller), AVX2 implies SSSE3.
+        // SAFETY: 32 readable bytes at `src`, room for the output and 24 bytes at `dst`, AVX2
+        // (caller).
         unsafe {
-            let v = load(src);
             if escaped | plus == 0 {
-                _mm256_storeu_si256(dst.cast(), v);
+                _mm256_storeu_si256(dst.cast(), load(src));
                 return 32;
             }
-            let first = emit16(p.digits, _mm256_castsi256_si128(v), escaped & 0xFFFF, plus & 0xFFFF, dst);
-            first
-                + emit16(p.digits, _mm256_extracti128_si256(v, 1), escaped >> 16, plus >> 16, dst.add(first))
+            // Where each 8-byte group's output starts: independent of each other, so the
+            // stores wait on no chain of lengths.
+            let offsets = [
+                0,
+                8 + 2 * (escaped & 0xFF).count_ones() as usize,
+                16 + 2 * (escaped & 0xFFFF).count_ones() as usize,
+                24 + 2 * (escaped & 0xFF_FFFF).count_ones() as usize,
+            ];
+            for half in 0..2 {
+                let (a, b) = sources(p, src.add(16 * half), plus != 0);
+                for g in 0..2 {
+                    let group = 2 * half + g;
+                    let m = (escaped >> (8 * group) & 0xFF) as usize;
+                    let row = _mm256_load_si256(EXPAND8.0[m].as_ptr().cast());
+                    // The group in the high half of `b` is read with `row ^ 0x88`.
+                    let flip = _mm256_set1_epi8([0x80u8, 0x88][g] as i8);
+                    let out = _mm256_or_si256(
+                        _mm256_shuffle_epi8(a[g], row),
+                        _mm256_shuffle_epi8(b[g], _mm256_xor_si256(row, flip)),
+                    );
+                    _mm256_storeu_si256(dst.add(offsets[group]).cast(), out);
+                }
+            }
+            32 + 2 * escaped.count_ones() as usize
         }
+    }
+}
+
+/// The two `EXPAND8` sources of each 8-byte group of the 16 bytes at `src`, in both 128-bit
+/// lanes: `[kept x8, high digits x8]`, and `[low digits x8, '%' x8]` for the first group,
+/// `['%' x8, low digits x8]` for the second (a blend, no shuffle).
+///
+/// # Safety
+/// The CPU supports AVX2; `src` is valid for reading 16 bytes.
+#[inline(always)]
+unsafe fn sources(p: &Prepared, src: *const u8, plus: bool) -> ([__m256i; 2], [__m256i; 2]) {
+    // SAFETY: 16 readable bytes at `src`, AVX2 (caller).
+    unsafe {
+        let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.cast()));
+        let kept = if plus {
+            let space = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b' ' as i8));
+            _mm256_blendv_epi8(v, _mm256_set1_epi8(b'+' as i8), space)
+        } else {
+            v
+        };
+        let mask = _mm256_set1_epi8(0x0F);
+        let h = _mm256_shuffle_epi8(p.digits, _mm256_and_si256(_mm256_srli_epi16(v, 4), mask));
+        let l = _mm256_shuffle_epi8(p.digits, _mm256_and_si256(v, mask));
+        let pct = _mm256_set1_epi8(b'%' as i8);
+        (
+            [_mm256_unpacklo_epi64(kept, h), _mm256_unpackhi_epi64(kept, h)],
+            [_mm256_blend_epi32::<0b1100_1100>(l, pct), _mm256_blend_epi32::<0b0011_0011>(l, pct)],
+        )
     }
 }
 
@@ -108,6 +161,8 @@ unsafe impl Kernel for Avx2 {
 // `decode_escapes` loads 48 bytes, `3 * ESCAPE_GROUP`, and stores 16, `ESCAPE_GROUP`.
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Avx2 {
+    const DECODE_SLACK: usize = 16;
+
     #[inline(always)]
     unsafe fn specials(src: *const u8, plus: bool) -> (u64, u64) {
         // SAFETY: 32 readable bytes and AVX2 (caller).
