@@ -303,8 +303,8 @@ fn unquote_with<'py>(
     if let Some(s) = exact_str(string) {
         let Ok(text) = s.to_str() else { return fallback() };
         let bytes = text.as_bytes();
-        let changes = |b: u8| b == b'%' || plus && b == b'+';
-        if !bytes.iter().any(|&b| changes(b)) {
+        let changes = if plus { memchr::memchr2(b'%', b'+', bytes) } else { memchr::memchr(b'%', bytes) };
+        if changes.is_none() {
             // CPython returns the string itself, whatever `encoding` and `errors` are.
             return Ok(string.clone());
         }
@@ -377,13 +377,13 @@ pub(crate) fn unquote_to_bytes<'py>(string: &Bound<'py, PyAny>) -> PyResult<Boun
         && let Ok(text) = s.to_str()
     {
         let bytes = text.as_bytes();
-        if !bytes.contains(&b'%') {
+        if memchr::memchr(b'%', bytes).is_none() {
             return Ok(PyBytes::new(py, bytes).into_any()); // its UTF-8, as CPython gives
         }
         return Ok(PyBytes::new(py, &unquote_bytes(py, bytes, false)).into_any());
     }
     if let Some(b) = exact_bytes(string) {
-        if !b.as_bytes().contains(&b'%') {
+        if memchr::memchr(b'%', b.as_bytes()).is_none() {
             return Ok(string.clone()); // as CPython: the input itself
         }
         return Ok(PyBytes::new(py, &unquote_bytes(py, b.as_bytes(), false)).into_any());
