@@ -433,8 +433,8 @@ step_web() {
   WEB_SCREENSHOTS="${CI_OUTPUT_DIR:-target/ci-output}/web-screenshots" limit 300 "browser tests" node web/tests/browser.test.mjs
 }
 
-# Python (pctenc-python): pip builds and installs the wheel in a virtual environment, then
-# pytest
+# Python (pctenc-python): maturin builds the abi3 wheel and the sdist, twine checks both, the
+# wheel is installed (not the source tree) and pytest runs from outside the repository
 step_python() {
   need_packages
   target/py-venv/bin/python -c '' 2>/dev/null || { rm -rf target/py-venv && python3 -m venv target/py-venv; }
@@ -444,12 +444,25 @@ step_python() {
   target/py-venv/bin/python -m pip install --quiet --upgrade pip
   # pyarrow, Polars, DuckDB and pandas: pctenc.arrow's and pctenc.polars' tests need them all
   # (PCTENC_REQUIRE_ARROW makes a missing one a failure, not a skip).
-  limit 900 "pip install ./pctenc-python" target/py-venv/bin/python -m pip install --quiet ./pctenc-python \
+  limit 900 "pip install" target/py-venv/bin/python -m pip install --quiet maturin twine \
     pytest hypothesis pyarrow polars duckdb pandas mypy
+  # The packages as they would be published: the wheel (abi3, stripped) and the sdist.
+  local dist=target/wheels/python
+  rm -rf "$dist"
+  limit 900 "maturin build" target/py-venv/bin/maturin build --release --sdist -m pctenc-python/Cargo.toml -o "$dist"
+  target/py-venv/bin/python -m twine check --strict "$dist"/*
+  ls -l "$dist"
+  target/py-venv/bin/python -m pip install --quiet --force-reinstall --no-deps "$dist"/pctenc-*.whl
   # The native API's errors are compared with the Rust library's through its CLI.
   cargo build --release --bin pctenc
-  PCTENC_REQUIRE_CLI=1 PCTENC_REQUIRE_ARROW=1 limit 600 "pytest pctenc-python" \
-    target/py-venv/bin/python -m pytest pctenc-python -q -p no:cacheprovider
+  # From a folder outside the repository, so that `import pctenc` is the installed wheel.
+  local root=$PWD outside
+  outside=$(mktemp -d)
+  (cd "$outside" && "$root/target/py-venv/bin/python" -c \
+    'import pctenc, sys; assert "site-packages" in pctenc.__file__, pctenc.__file__; print("testing", pctenc.__file__)')
+  (cd "$outside" && PCTENC_CLI=$root/target/release/pctenc PCTENC_REQUIRE_CLI=1 PCTENC_REQUIRE_ARROW=1 \
+    limit 600 "pytest pctenc-python" "$root/target/py-venv/bin/python" -m pytest "$root/pctenc-python" -q -p no:cacheprovider)
+  rm -rf "$outside"
   # The stubs against the module as it runs (names, signatures, defaults), as pydantic-core
   # checks its own.
   limit 300 "stubtest" target/py-venv/bin/python -m mypy.stubtest pctenc
