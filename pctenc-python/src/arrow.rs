@@ -201,7 +201,9 @@ fn apply<'py>(data: &Bound<'py, PyAny>, op: &str, kernel: Kernel) -> PyResult<Bo
         Ok(Ok(any)) => any,
         // A TypeError says what is not accepted; KeyboardInterrupt and SystemExit are not
         // the data's fault.
-        Ok(Err(e)) if e.is_instance_of::<PyTypeError>(py) || !e.is_instance_of::<PyException>(py) => return Err(e),
+        Ok(Err(e)) if e.is_instance_of::<PyTypeError>(py) || !e.is_instance_of::<PyException>(py) => {
+            return Err(e);
+        }
         Ok(Err(e)) => return Err(unread(e.to_string())),
         Err(message) => return Err(unread(message)),
     };
