@@ -295,78 +295,6 @@ def charts(results, backends, size):
 # The document
 
 
-# The page's prose is wrapped at this width, as the repository's Markdown is, so that a new
-# figure changes a short line. A paragraph or list item with a line longer than LONGEST is
-# filled again; others are left as the templates wrote them. Table rows, code blocks and
-# headings are never wrapped.
-WIDTH, LONGEST = 95, 100
-
-
-# What a wrapped line must not start with, lest Markdown read a list item, a heading, a quote,
-# a table row or a code fence there.
-BLOCK_START = re.compile(r"([-+*]|\d+[.)]|#+|>|\||```)$")
-
-
-# A number and its unit stay on one line.
-UNIT = re.compile(r"(B|KiB|MiB|GiB|GB/s|ns|s|%)\W*$")
-
-
-LIST_ITEM = re.compile(r"\s*(?:[-+*]|\d+[.)]) ")
-
-
-def fill(block):
-    """The lines of one paragraph or list item, filled to WIDTH: code spans stay whole, and a
-    list item's lines go on under its text."""
-    first = block[0]
-    indent = first[:len(first) - len(first.lstrip())]
-    item = LIST_ITEM.match(first)
-    lead = " " * item.end() if item else indent
-    text = " ".join(line.strip() for line in block)
-    # Words, a code span with its spaces counting as one (plain words if a backtick is
-    # unpaired).
-    words = re.findall(r"(?:`[^`]*`|[^\s`])+", text)
-    if " ".join(words) != " ".join(text.split()):
-        words = text.split()
-    joined = []
-    for word in words:
-        if joined and UNIT.match(word) and re.fullmatch(r"[\d.,]+", joined[-1]):
-            joined[-1] += " " + word
-        else:
-            joined.append(word)
-    lines = [indent + joined[0]]
-    for word in joined[1:]:
-        if len(lines[-1]) + 1 + len(word) <= WIDTH or BLOCK_START.match(word):
-            lines[-1] += " " + word
-        else:
-            lines.append(lead + word)
-    return lines
-
-
-def wrap_prose(text):
-    """`text` (Markdown) with each paragraph and list item that has a line longer than
-    LONGEST filled again (`fill`)."""
-    out, block, fenced = [], [], False
-
-    def flush():
-        out.extend(fill(block) if any(len(line) > LONGEST for line in block) else block)
-        block.clear()
-
-    for line in text.split("\n"):
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-            flush()
-            out.append(line)
-        elif fenced or not line.strip() or line.lstrip()[:1] in ("|", "#", "<", "!"):
-            flush()
-            out.append(line)
-        else:
-            if LIST_ITEM.match(line):
-                flush()
-            block.append(line)
-    flush()
-    return "\n".join(out)
-
-
 def report(results, large, machine, backends, capi=None, datafusion=None, short=None, charset=None,
            python=None, runs=None, nginx=None, arrow=None, python_arrow=None):
     best = backends[0]
@@ -607,11 +535,11 @@ def outputs(results_dir, docs, readme):
     if not machine:
         print(f"warning: no {machine_path}: the machine section will be empty", file=sys.stderr)
     runs = optional("runs.json") or {}
-    out = {docs / "BENCHMARKS.md": wrap_prose(report(
+    out = {docs / "BENCHMARKS.md": report(
         results, optional("large-inputs.json"), machine, backends, optional("capi.json"),
         optional("datafusion.json"), optional("short.json"), optional("charset.json"),
         optional("python.json"), runs, optional("nginx.json"), optional("arrow.json"),
-        optional("python-arrow.json")))}
+        optional("python-arrow.json"))}
     for name, svg in charts(results, backends, GOAL_SIZE):
         if svg is None:
             print(f"warning: no results at {size_label(GOAL_SIZE)} for {name}: left as it was", file=sys.stderr)
