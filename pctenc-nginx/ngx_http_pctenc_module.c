@@ -3,8 +3,10 @@
  * of pctenc). The module does no escaping of its own: every byte goes through pctenc.
  *
  *   pctenc_encode    $dst SET VALUE [space_as_plus] [lowercase] [requote] [iri];
- *   pctenc_decode    $dst MODE VALUE [plus] [utf8=bytes|strict|lossy]
- *                                    [reject_nul] [reject_slashes] [reject_crlf];
+ *                    (SET and the options are read by libpctenc's word parser)
+ *   pctenc_decode    $dst MODE VALUE [WORD ...];   # the words of docs/WORDS.md:
+ *                    strict | lenient, plus, utf8=bytes|strict|lossy (lossy), legacy_u,
+ *                    reject_nul|controls|crlf|slashes|all, keep_encoded=SET
  *   pctenc_normalize $dst VALUE;
  *   pctenc_validate  $dst SET VALUE;          # "1" or "0"
  *   pctenc_on_error  400 | pass | empty;      # a strict decoding error
@@ -334,45 +336,40 @@ static char *ngx_http_pctenc_on_error(ngx_conf_t *cf, ngx_command_t *cmd, void *
     return NGX_CONF_OK;
 }
 
-/* Reads the options after VALUE into encoder or decoder flags; an unknown one is an error
- * naming it. */
-static char *ngx_http_pctenc_options(ngx_conf_t *cf, ngx_http_pctenc_op_e op, ngx_uint_t first, uint32_t *flags) {
-    ngx_str_t *value = cf->args->elts;
-    for (ngx_uint_t i = first; i < cf->args->nelts; i++) {
-        ngx_str_t *o = &value[i];
-#define IS(lit) (o->len == sizeof(lit) - 1 && ngx_strncmp(o->data, lit, o->len) == 0)
-        if (op == PCTENC_OP_ENCODE && IS("space_as_plus")) {
-            *flags |= PCTENC_ENCODE_SPACE_AS_PLUS;
-        } else if (op == PCTENC_OP_ENCODE && IS("lowercase")) {
-            *flags |= PCTENC_ENCODE_LOWERCASE;
-        } else if (op == PCTENC_OP_ENCODE && IS("requote")) {
-            *flags |= PCTENC_ENCODE_KEEP_ESCAPES;
-        } else if (op == PCTENC_OP_ENCODE && IS("iri")) {
-            *flags |= PCTENC_ENCODE_IRI;
-        } else if (op == PCTENC_OP_DECODE && IS("plus")) {
-            *flags |= PCTENC_DECODE_PLUS_AS_SPACE;
-        } else if (op == PCTENC_OP_DECODE && IS("utf8=bytes")) {
-            *flags &= ~(uint32_t)(PCTENC_DECODE_UTF8_STRICT | PCTENC_DECODE_UTF8_LOSSY);
-        } else if (op == PCTENC_OP_DECODE && IS("utf8=strict")) {
-            *flags = (*flags & ~(uint32_t)PCTENC_DECODE_UTF8_LOSSY) | PCTENC_DECODE_UTF8_STRICT;
-        } else if (op == PCTENC_OP_DECODE && IS("utf8=lossy")) {
-            *flags = (*flags & ~(uint32_t)PCTENC_DECODE_UTF8_STRICT) | PCTENC_DECODE_UTF8_LOSSY;
-        } else if (op == PCTENC_OP_DECODE && IS("reject_nul")) {
-            *flags |= PCTENC_DECODE_REJECT_NUL;
-        } else if (op == PCTENC_OP_DECODE && IS("reject_slashes")) {
-            *flags |= PCTENC_DECODE_REJECT_SLASHES;
-        } else if (op == PCTENC_OP_DECODE && IS("reject_crlf")) {
-            *flags |= PCTENC_DECODE_REJECT_CR_LF;
-        } else {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "unknown option \"%V\" in \"%V\": expected %s", o, &value[0],
-                               op == PCTENC_OP_ENCODE ? "space_as_plus, lowercase, requote or iri"
-                                                      : "plus, utf8=bytes|strict|lossy, reject_nul, reject_slashes or "
-                                                        "reject_crlf");
-            return NGX_CONF_ERROR;
-        }
-#undef IS
+/* The words of a step, for pctenc_*_from_words: the SET or MODE argument, then the options
+ * after VALUE, joined by spaces. libpctenc parses them: the module knows no word itself, so
+ * that nginx, the C API, SQL, Python, the CLI and the page read the same words the same
+ * way (docs/WORDS.md). */
+static ngx_str_t *
+ngx_http_pctenc_words(ngx_conf_t *cf, ngx_uint_t first, ngx_uint_t options)
+{
+    ngx_str_t   *value = cf->args->elts, *words;
+    ngx_uint_t   i;
+    size_t       len = value[first].len;
+    u_char      *p;
+
+    for (i = options; i < cf->args->nelts; i++) {
+        len += 1 + value[i].len;
     }
-    return NGX_CONF_OK;
+
+    words = ngx_palloc(cf->temp_pool, sizeof(ngx_str_t));
+    if (words == NULL) {
+        return NULL;
+    }
+
+    words->data = ngx_pnalloc(cf->temp_pool, len + 1);
+    if (words->data == NULL) {
+        return NULL;
+    }
+
+    p = ngx_cpymem(words->data, value[first].data, value[first].len);
+    for (i = options; i < cf->args->nelts; i++) {
+        *p++ = ' ';
+        p = ngx_cpymem(p, value[i].data, value[i].len);
+    }
+    words->len = p - words->data;
+
+    return words;
 }
 
 /* pctenc_encode, pctenc_decode, pctenc_normalize, pctenc_validate: builds the step and adds
@@ -391,7 +388,8 @@ static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void 
     ngx_http_script_var_handler_code_t *vhcode;
     ngx_pool_cleanup_t *cln;
     pctenc_error err;
-    uint32_t flags = 0;
+    ngx_str_t *words;
+    char why[512];
 
     if (op == PCTENC_OP_ENCODE || op == PCTENC_OP_VALIDATE) set = &value[2], value_at = 3, min = 4;
     if (op == PCTENC_OP_DECODE) mode = &value[2], value_at = 3, min = 4;
@@ -421,15 +419,13 @@ static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void 
     step->conf = conf;
 
     if (set != NULL) {
-        if (op == PCTENC_OP_ENCODE && ngx_http_pctenc_options(cf, op, value_at + 1, &flags) != NGX_CONF_OK) {
-            return NGX_CONF_ERROR;
-        }
-        if (pctenc_encoder_new((const char *)set->data, set->len, flags, &step->enc, &err) != PCTENC_OK) {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                               "unknown set \"%V\" in \"%V\": expected component, path, query, form, rfc3986, uri, "
-                               "fragment, userinfo, special-query, c0-control, python-quote, python-quote-plus, "
-                               "go-path or non-alphanumeric (`pctenc sets` lists their aliases)",
-                               set, &value[0]);
+        /* pctenc_validate takes no options: its words are the set alone. */
+        words = ngx_http_pctenc_words(cf, 2, op == PCTENC_OP_ENCODE ? value_at + 1 : cf->args->nelts);
+        if (words == NULL) return NGX_CONF_ERROR;
+        if (pctenc_encoder_from_words((const char *)words->data, words->len, &step->enc, why, sizeof(why), &err)
+            != PCTENC_OK) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid \"%V\": %s", &value[0],
+                               err.kind == PCTENC_KIND_BAD_WORD ? why : pctenc_status_str(err.status));
             return NGX_CONF_ERROR;
         }
         cln = ngx_pool_cleanup_add(cf->pool, 0);
@@ -439,25 +435,12 @@ static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void 
     }
 
     if (mode != NULL) {
-#define MODE(lit) (mode->len == sizeof(lit) - 1 && ngx_strncmp(mode->data, lit, mode->len) == 0)
-        if (MODE("strict")) {
-            flags = 0;
-        } else if (MODE("lenient")) {
-            flags = PCTENC_DECODE_LENIENT;
-        } else if (MODE("plus")) {
-            flags = PCTENC_DECODE_PLUS_AS_SPACE;
-        } else if (MODE("lossy")) {
-            flags = PCTENC_DECODE_LENIENT | PCTENC_DECODE_UTF8_LOSSY;
-        } else {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "unknown mode \"%V\" in \"%V\": expected strict, lenient, plus or lossy",
-                               mode, &value[0]);
-            return NGX_CONF_ERROR;
-        }
-#undef MODE
-        if (ngx_http_pctenc_options(cf, op, value_at + 1, &flags) != NGX_CONF_OK) return NGX_CONF_ERROR;
-        if (pctenc_decoder_new(flags, NULL, &step->dec, &err) != PCTENC_OK) {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "\"%V\": pctenc_decoder_new: %s", &value[0],
-                               pctenc_status_str(err.status));
+        words = ngx_http_pctenc_words(cf, 2, value_at + 1);
+        if (words == NULL) return NGX_CONF_ERROR;
+        if (pctenc_decoder_from_words((const char *)words->data, words->len, &step->dec, why, sizeof(why), &err)
+            != PCTENC_OK) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid \"%V\": %s", &value[0],
+                               err.kind == PCTENC_KIND_BAD_WORD ? why : pctenc_status_str(err.status));
             return NGX_CONF_ERROR;
         }
         cln = ngx_pool_cleanup_add(cf->pool, 0);

@@ -42,13 +42,19 @@ DECODERS = [
     ("strict", "strict", [], []),
     ("lenient", "lenient", [], ["--lenient"]),
     ("plus", "plus", [], ["--plus"]),
-    ("lossy", "lossy", [], ["--lenient", "--utf8", "lossy"]),
+    # `lossy` is UTF-8 only (docs/WORDS.md): escapes stay strict.
+    ("lossy", "lossy", [], ["--utf8", "lossy"]),
     ("strict-utf8", "strict", ["utf8=strict"], ["--utf8", "strict"]),
     ("lenient-lossy", "lenient", ["utf8=lossy"], ["--lenient", "--utf8", "lossy"]),
     ("plus-utf8", "plus", ["utf8=strict"], ["--plus", "--utf8", "strict"]),
     ("rejects", "strict", ["reject_nul", "reject_slashes", "reject_crlf"], ["--reject", "nul,slashes,crlf"]),
     ("lenient-rejects", "lenient", ["plus", "reject_nul", "reject_slashes", "reject_crlf"],
      ["--lenient", "--plus", "--reject", "nul,slashes,crlf"]),
+    ("controls", "strict", ["reject_controls", "reject_slashes"], ["--reject", "controls,slashes"]),
+    ("legacy-u", "lenient", ["legacy_u", "utf8=lossy"], ["--lenient", "--legacy-u", "--utf8", "lossy"]),
+    ("keep", "strict", ["keep_encoded=uri_reserved", "reject_all"],
+     ["--keep-encoded", "uri-reserved", "--reject", "all"]),
+    ("words", "Lenient,PLUS", ["UTF8=Strict"], ["--lenient", "--plus", "--utf8", "strict"]),
 ]
 
 
@@ -411,9 +417,20 @@ class Config(unittest.TestCase):
     def test_bad_configurations(self):
         module = build()
         cases = [
-            ("pctenc_encode $x nosuchset $arg_v;", r'unknown set "nosuchset" in "pctenc_encode"'),
-            ("pctenc_decode $x sloppy $arg_v;", r'unknown mode "sloppy" in "pctenc_decode": expected strict'),
-            ("pctenc_decode $x strict $arg_v bogus;", r'unknown option "bogus" in "pctenc_decode"'),
+            ("pctenc_encode $x nosuchset $arg_v;",
+             r'invalid "pctenc_encode": unknown word `nosuchset` .*: expected space_as_plus, .* rfc3986, component'),
+            ("pctenc_validate $x nosuchset $arg_v;", r'invalid "pctenc_validate": unknown word `nosuchset`'),
+            ("pctenc_decode $x sloppy $arg_v;", r'invalid "pctenc_decode": unknown word `sloppy` .*: expected strict'),
+            ("pctenc_decode $x strict $arg_v bogus;", r'invalid "pctenc_decode": unknown word `bogus`'),
+            # Contradictions and repeats name both words (item 1 of docs/WORDS.md).
+            ("pctenc_decode $x lossy $arg_v utf8=strict;", r'`utf8=strict` contradicts `lossy`'),
+            ("pctenc_decode $x strict $arg_v utf8=strict utf8=lossy;", r'`utf8=lossy` contradicts `utf8=strict`'),
+            ("pctenc_decode $x strict $arg_v lenient;", r'`lenient` contradicts `strict`'),
+            ("pctenc_decode $x plus $arg_v plus;", r'`plus` repeats `plus`'),
+            ("pctenc_encode $x form $arg_v space_as_plus space_as_plus;",
+             r'`space_as_plus` repeats `space_as_plus`'),
+            ("pctenc_encode $x form $arg_v component;", r'`component` contradicts `form`'),
+            ("pctenc_encode $x form $arg_v plus;", r'unknown word `plus`'),
             ("pctenc_encode $x component;", r'"pctenc_encode" needs a variable, a set and a value'),
             ("pctenc_encode x component $arg_v;", r'invalid variable name "x"'),
             ("pctenc_on_error 404;", r'invalid value "404" in "pctenc_on_error"'),
