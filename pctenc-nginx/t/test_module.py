@@ -451,6 +451,21 @@ class Config(unittest.TestCase):
             shutil.rmtree(prefix, ignore_errors=True)
 
 
+class Exports(unittest.TestCase):
+    """The .so exports nginx's entry points only: nginx loads modules with RTLD_GLOBAL, so an
+    exported pctenc_* (or Rust std) symbol could be interposed by another module, a second
+    libpctenc or LD_PRELOAD, or interpose theirs."""
+
+    def test_only_nginx_entry_points(self):
+        module = build()
+        def symbols(*flags):
+            out = subprocess.run(["nm", "-D", *flags, module], check=True, stdout=subprocess.PIPE, text=True).stdout
+            return sorted(line.split()[-1] for line in out.splitlines() if line.strip())
+        self.assertEqual(symbols("--defined-only"), ["ngx_module_names", "ngx_module_order", "ngx_modules"])
+        # The calls into libpctenc bind inside the module: none goes through the dynamic linker.
+        self.assertEqual([s for s in symbols("--undefined-only") if "pctenc" in s or s.startswith("_ZN")], [])
+
+
 class Valgrind(unittest.TestCase):
     """The test requests once more with nginx under Valgrind (one process): no invalid read or
     write, nothing definitely lost. Run when PCTENC_NGINX_VALGRIND=1."""
