@@ -51,11 +51,19 @@ typedef struct {
     ngx_uint_t on_error;
 } ngx_http_pctenc_loc_conf_t;
 
+/* The module's main configuration: $pctenc_error's index in r->variables. It belongs to one
+ * configuration: a reload that fails leaves the running one's as it was. */
+typedef struct {
+    ngx_int_t error_index;
+} ngx_http_pctenc_main_conf_t;
+
 /* One directive: what to run, on what, for which variable. */
 typedef struct {
     ngx_http_pctenc_op_e op;
     ngx_http_complex_value_t value;
     ngx_str_t variable; /* "$name", for the error log */
+    ngx_str_t file;     /* the directive's file and line, for the error log */
+    ngx_uint_t line;
     pctenc_encoder *enc;
     pctenc_decoder *dec;
     ngx_http_pctenc_loc_conf_t *conf; /* where pctenc_on_error is read, once merged */
@@ -70,6 +78,7 @@ typedef struct {
 
 static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 static char *ngx_http_pctenc_on_error(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
+static void *ngx_http_pctenc_create_main_conf(ngx_conf_t *cf);
 static void *ngx_http_pctenc_create_loc_conf(ngx_conf_t *cf);
 static char *ngx_http_pctenc_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child);
 static ngx_int_t ngx_http_pctenc_add_variables(ngx_conf_t *cf);
@@ -99,7 +108,7 @@ static ngx_command_t ngx_http_pctenc_commands[] = {
 static ngx_http_module_t ngx_http_pctenc_module_ctx = {
     ngx_http_pctenc_add_variables, /* preconfiguration */
     NULL,                          /* postconfiguration */
-    NULL,                          /* create main configuration */
+    ngx_http_pctenc_create_main_conf, /* create main configuration */
     NULL,                          /* init main configuration */
     NULL,                          /* create server configuration */
     NULL,                          /* merge server configuration */
@@ -125,9 +134,22 @@ static uintptr_t ngx_http_pctenc_exit_code = 0;
 
 static ngx_str_t ngx_http_pctenc_error_name = ngx_string("pctenc_error");
 
-/* $pctenc_error's index in r->variables: the error is kept there, which an internal redirect
- * (error_page 400 ...) keeps, where it clears the modules' request contexts. */
-static ngx_int_t ngx_http_pctenc_error_index = NGX_ERROR;
+/* $pctenc_error is kept in its slot of r->variables, which an internal redirect (error_page
+ * 400 ...) keeps, where it clears the modules' request contexts; its index is in the main
+ * configuration. */
+
+static const char *ngx_http_pctenc_op_name[] = {"pctenc_encode", "pctenc_decode", "pctenc_normalize",
+                                                "pctenc_validate"};
+
+/* Logs an unexpected status of libpctenc by name, with the directive's file and line. */
+static void
+ngx_http_pctenc_log_status(ngx_http_request_t *r, ngx_http_pctenc_step_t *step, const char *call,
+                           pctenc_status st)
+{
+    ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0, "%s %V in %V:%ui: %s: %s",
+                  ngx_http_pctenc_op_name[step->op], &step->variable, &step->file, step->line, call,
+                  pctenc_status_str(st));
+}
 
 /* ---------------------------------------------------------------------------------------
  * Running a step. */
@@ -135,26 +157,29 @@ static ngx_int_t ngx_http_pctenc_error_index = NGX_ERROR;
 /* Records `message at offset N` as the request's error ($pctenc_error), and logs it with the
  * variable's name. */
 static void ngx_http_pctenc_fail(ngx_http_request_t *r, ngx_http_pctenc_step_t *step, const pctenc_error *err) {
+    ngx_http_pctenc_main_conf_t *pmcf = ngx_http_get_module_main_conf(r, ngx_http_pctenc_module);
     const char *what = err->status == PCTENC_INVALID_INPUT ? pctenc_error_kind_str(err->kind)
                                                            : pctenc_status_str(err->status);
-    size_t cap = ngx_strlen(what) + sizeof(" (0xHH) at offset ") - 1 + NGX_SIZE_T_LEN;
+    /* "$dst: message (0xHH) at offset N": which step failed, what, where. */
+    size_t cap = step->variable.len + sizeof(": ") - 1 + ngx_strlen(what) + sizeof(" (0xHH) at offset ") - 1
+                 + NGX_SIZE_T_LEN;
     u_char *p = ngx_pnalloc(r->pool, cap), *end = p;
     if (p != NULL) {
         end = err->kind == PCTENC_KIND_FORBIDDEN_BYTE
-                  ? ngx_snprintf(p, cap, "%s (0x%02Xd) at offset %uz", what, (int)err->byte, err->offset)
-                  : ngx_snprintf(p, cap, "%s at offset %uz", what, err->offset);
-        if (ngx_http_pctenc_error_index != NGX_ERROR) {
-            ngx_http_variable_value_t *v = &r->variables[ngx_http_pctenc_error_index];
+                  ? ngx_snprintf(p, cap, "%V: %s (0x%02Xd) at offset %uz", &step->variable, what, (int)err->byte,
+                                 err->offset)
+                  : ngx_snprintf(p, cap, "%V: %s at offset %uz", &step->variable, what, err->offset);
+        if (pmcf->error_index != NGX_ERROR) {
+            ngx_http_variable_value_t *v = &r->variables[pmcf->error_index];
             v->data = p;
             v->len = end - p;
             v->valid = 1;
-            v->no_cacheable = 0;
+            v->no_cacheable = 1;
             v->not_found = 0;
             v->escape = 0;
         }
     }
-    ngx_log_error(NGX_LOG_INFO, r->connection->log, 0, "pctenc_decode %V: %*s", &step->variable, (size_t)(end - p),
-                  p);
+    ngx_log_error(NGX_LOG_INFO, r->connection->log, 0, "pctenc_decode %*s", (size_t)(end - p), p);
 }
 
 /* Runs `step` on `src` into `out` (from the request's pool). NGX_OK; NGX_DECLINED for a
@@ -168,6 +193,10 @@ static ngx_int_t ngx_http_pctenc_run(ngx_http_request_t *r, ngx_http_pctenc_step
     switch (step->op) {
     case PCTENC_OP_VALIDATE:
         st = pctenc_validate(step->enc, src->data, src->len, NULL);
+        if (st != PCTENC_OK && st != PCTENC_INVALID_INPUT) {
+            ngx_http_pctenc_log_status(r, step, "pctenc_validate", st);
+            return NGX_ERROR;
+        }
         out->len = 1;
         out->data = (u_char *)(st == PCTENC_OK ? "1" : "0");
         return NGX_OK;
@@ -175,13 +204,21 @@ static ngx_int_t ngx_http_pctenc_run(ngx_http_request_t *r, ngx_http_pctenc_step
     case PCTENC_OP_ENCODE:
         /* The size from the function that writes: with no room it reports what it needs. */
         st = pctenc_encode(step->enc, src->data, src->len, NULL, 0, &size, NULL);
-        if (st != PCTENC_OK && st != PCTENC_BUFFER_TOO_SMALL) return NGX_ERROR;
+        if (st != PCTENC_OK && st != PCTENC_BUFFER_TOO_SMALL) {
+            ngx_http_pctenc_log_status(r, step, "pctenc_encode (size)", st);
+            return NGX_ERROR;
+        }
         break;
 
     case PCTENC_OP_DECODE:
         /* A bound without reading the input: its length (three times it when lossy). */
         size = pctenc_decoded_len_max(step->dec, src->len);
-        if (size == SIZE_MAX) return NGX_ERROR;
+        if (size == SIZE_MAX) {
+            ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0,
+                          "pctenc_decode %V in %V:%ui: pctenc_decoded_len_max: no bound for %uz bytes",
+                          &step->variable, &step->file, step->line, src->len);
+            return NGX_ERROR;
+        }
         break;
 
     case PCTENC_OP_NORMALIZE:
@@ -190,7 +227,11 @@ static ngx_int_t ngx_http_pctenc_run(ngx_http_request_t *r, ngx_http_pctenc_step
     }
 
     out->data = ngx_pnalloc(r->pool, size ? size : 1);
-    if (out->data == NULL) return NGX_ERROR;
+    if (out->data == NULL) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0, "%s %V in %V:%ui: no memory for %uz bytes",
+                      ngx_http_pctenc_op_name[step->op], &step->variable, &step->file, step->line, size);
+        return NGX_ERROR;
+    }
 
     switch (step->op) {
     case PCTENC_OP_ENCODE:
@@ -208,8 +249,17 @@ static ngx_int_t ngx_http_pctenc_run(ngx_http_request_t *r, ngx_http_pctenc_step
         break;
     }
     if (st != PCTENC_OK) {
-        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0, "pctenc %V: %s", &step->variable,
-                      pctenc_status_str(st));
+        ngx_http_pctenc_log_status(r, step,
+                                   step->op == PCTENC_OP_ENCODE   ? "pctenc_encode"
+                                   : step->op == PCTENC_OP_DECODE ? "pctenc_decode"
+                                                                  : "pctenc_normalize",
+                                   st);
+        return NGX_ERROR;
+    }
+    /* What libpctenc says it wrote is trusted only within what it was given. */
+    if (written > size) {
+        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0, "%s %V in %V:%ui: %uz bytes written in %uz",
+                      ngx_http_pctenc_op_name[step->op], &step->variable, &step->file, step->line, written, size);
         return NGX_ERROR;
     }
     out->len = written;
@@ -228,6 +278,8 @@ static void ngx_http_pctenc_code(ngx_http_script_engine_t *e) {
     e->ip += sizeof(ngx_http_pctenc_code_t);
 
     if (ngx_http_complex_value(r, &step->value, &src) != NGX_OK) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0, "%s %V in %V:%ui: VALUE could not be evaluated",
+                      ngx_http_pctenc_op_name[step->op], &step->variable, &step->file, step->line);
         rc = NGX_ERROR;
     } else {
         rc = ngx_http_pctenc_run(r, step, &src, &out);
@@ -250,8 +302,7 @@ static void ngx_http_pctenc_code(ngx_http_script_engine_t *e) {
         }
     }
     if (rc != NGX_OK) {
-        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0, "pctenc %V: no memory, or VALUE could not be evaluated",
-                      &step->variable);
+        /* Logged where it happened, by name. */
         e->ip = (u_char *)&ngx_http_pctenc_exit_code;
         e->status = NGX_HTTP_INTERNAL_SERVER_ERROR;
         return;
@@ -277,11 +328,18 @@ static ngx_int_t ngx_http_pctenc_unset_variable(ngx_http_request_t *r, ngx_http_
     return NGX_OK;
 }
 
-/* $pctenc_error before any error: empty. An error writes the variable's slot itself. */
+/* $pctenc_error: an error writes the variable's slot itself (`v` is that slot), and this
+ * handler keeps what is there; before any error, empty. Non-cacheable, so that every read
+ * sees the slot as it is now. */
 static ngx_int_t ngx_http_pctenc_error_variable(ngx_http_request_t *r, ngx_http_variable_value_t *v, uintptr_t data) {
     (void)r, (void)data;
+    if (v->data != NULL && v->len > 0) {
+        v->valid = 1;
+        v->no_cacheable = 1;
+        return NGX_OK;
+    }
     v->valid = 1;
-    v->no_cacheable = 0;
+    v->no_cacheable = 1;
     v->not_found = 0;
     v->escape = 0;
     v->len = 0;
@@ -290,11 +348,12 @@ static ngx_int_t ngx_http_pctenc_error_variable(ngx_http_request_t *r, ngx_http_
 }
 
 static ngx_int_t ngx_http_pctenc_add_variables(ngx_conf_t *cf) {
-    ngx_http_variable_t *v = ngx_http_add_variable(cf, &ngx_http_pctenc_error_name, 0);
+    ngx_http_pctenc_main_conf_t *pmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_pctenc_module);
+    ngx_http_variable_t *v = ngx_http_add_variable(cf, &ngx_http_pctenc_error_name, NGX_HTTP_VAR_NOCACHEABLE);
     if (v == NULL) return NGX_ERROR;
     v->get_handler = ngx_http_pctenc_error_variable;
-    ngx_http_pctenc_error_index = ngx_http_get_variable_index(cf, &ngx_http_pctenc_error_name);
-    return ngx_http_pctenc_error_index == NGX_ERROR ? NGX_ERROR : NGX_OK;
+    pmcf->error_index = ngx_http_get_variable_index(cf, &ngx_http_pctenc_error_name);
+    return pmcf->error_index == NGX_ERROR ? NGX_ERROR : NGX_OK;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -302,6 +361,13 @@ static ngx_int_t ngx_http_pctenc_add_variables(ngx_conf_t *cf) {
 
 static void ngx_http_pctenc_free_encoder(void *data) { pctenc_encoder_free(data); }
 static void ngx_http_pctenc_free_decoder(void *data) { pctenc_decoder_free(data); }
+
+static void *ngx_http_pctenc_create_main_conf(ngx_conf_t *cf) {
+    ngx_http_pctenc_main_conf_t *conf = ngx_pcalloc(cf->pool, sizeof(ngx_http_pctenc_main_conf_t));
+    if (conf == NULL) return NULL;
+    conf->error_index = NGX_ERROR;
+    return conf;
+}
 
 static void *ngx_http_pctenc_create_loc_conf(ngx_conf_t *cf) {
     ngx_http_pctenc_loc_conf_t *conf = ngx_pcalloc(cf->pool, sizeof(ngx_http_pctenc_loc_conf_t));
@@ -372,6 +438,29 @@ ngx_http_pctenc_words(ngx_conf_t *cf, ngx_uint_t first, ngx_uint_t options)
     return words;
 }
 
+/* Whether $name is one of nginx's variables that cannot be set ($uri, $host, ...): known,
+ * and not changeable. ngx_http_add_variable() would say "duplicate variable". */
+static ngx_uint_t
+ngx_http_pctenc_read_only(ngx_conf_t *cf, ngx_str_t *name)
+{
+    ngx_http_core_main_conf_t  *cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
+    ngx_hash_key_t             *key;
+    ngx_http_variable_t        *v;
+    ngx_uint_t                  i;
+
+    if (cmcf->variables_keys == NULL) {
+        return 0;
+    }
+    key = cmcf->variables_keys->keys.elts;
+    for (i = 0; i < cmcf->variables_keys->keys.nelts; i++) {
+        v = key[i].value;
+        if (name->len == v->name.len && ngx_strncasecmp(name->data, v->name.data, name->len) == 0) {
+            return (v->flags & NGX_HTTP_VAR_CHANGEABLE) ? 0 : 1;
+        }
+    }
+    return 0;
+}
+
 /* pctenc_encode, pctenc_decode, pctenc_normalize, pctenc_validate: builds the step and adds
  * it, then the assignment to $dst, to the rewrite module's script here. */
 static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void *conf) {
@@ -416,6 +505,8 @@ static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void 
     if (step == NULL) return NGX_CONF_ERROR;
     step->op = op;
     step->variable = name;
+    step->file = cf->conf_file->file.name;
+    step->line = cf->conf_file->line;
     step->conf = conf;
 
     if (set != NULL) {
@@ -457,6 +548,13 @@ static char *ngx_http_pctenc_directive(ngx_conf_t *cf, ngx_command_t *cmd, void 
 
     /* $dst: a variable of its own, changeable, "not found" until a step sets it. */
     name.len--, name.data++;
+    if (ngx_http_pctenc_read_only(cf, &name)) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"%V\": $%V is read-only: nginx sets it, and no directive can (use a "
+                           "variable of your own as the destination)",
+                           &value[0], &name);
+        return NGX_CONF_ERROR;
+    }
     v = ngx_http_add_variable(cf, &name, NGX_HTTP_VAR_CHANGEABLE);
     if (v == NULL) return NGX_CONF_ERROR;
     index = ngx_http_get_variable_index(cf, &name);

@@ -122,6 +122,9 @@ def locations():
     # $pctenc_error through error_page's internal redirect.
     out.append("location = /errpage { error_page 400 = /showerr; pctenc_decode $d strict $arg_q; return 200 ok; }")
     out.append("location = /showerr { return 200 \"err=[$pctenc_error]\"; }")
+    # Two steps that pass their errors: $pctenc_error says which one failed.
+    out.append("location = /twoerr { pctenc_on_error pass; pctenc_decode $first strict $arg_a; "
+               "pctenc_decode $second strict $arg_b; return 200 \"[$pctenc_error]\"; }")
     return out
 
 
@@ -294,8 +297,10 @@ class Module(unittest.TestCase):
                         self.assertEqual(status, 200, what)
                         self.assertEqual(body, data if on_error == "pass" else b"", what)
                         self.assertTrue(error.endswith(f" at offset {m.group(1)}"), (error, err))
-                        # The same kind: the message's words before its first colon.
-                        self.assertEqual(error.rsplit(" at offset ", 1)[0].split(":")[0], m.group(2).split(":")[0], (error, err))
+                        # The variable, then the same kind: the message's words before its first colon.
+                        self.assertTrue(error.startswith("$out: "), error)
+                        kind = error[len("$out: "):].rsplit(" at offset ", 1)[0].split(":")[0]
+                        self.assertEqual(kind, m.group(2).split(":")[0], (error, err))
 
     def test_normalize_and_validate_equal_the_cli(self):
         for data in samples():
@@ -317,11 +322,22 @@ class Module(unittest.TestCase):
         self.assertEqual(status, 400)
         status, body, error = get(self.conn, "/d/strict/pass", b"caf%zz")
         self.assertEqual((status, body), (200, b"caf%zz"))
-        self.assertEqual(error, "invalid percent-escape: `%` not followed by two hex digits at offset 3")
+        self.assertEqual(error, "$out: invalid percent-escape: `%` not followed by two hex digits at offset 3")
         status, body, error = get(self.conn, "/d/rejects/empty", b"a%2Fb")
         self.assertEqual((status, body), (200, b""))
         self.assertTrue(error.endswith("at offset 1"), error)
         self.assertRegex(self.nginx.error_log(), r"pctenc_decode \$out: invalid percent-escape: .* at offset 3")
+
+    def test_error_names_the_variable(self):
+        def fetch(path):
+            self.conn.request("GET", path)
+            r = self.conn.getresponse()
+            return r.status, r.read()
+        self.assertEqual(fetch("/twoerr?a=%zz&b=ok"), (200, b"[$first: invalid percent-escape: "
+                                                          b"`%` not followed by two hex digits at offset 0]"))
+        self.assertEqual(fetch("/twoerr?a=ok&b=x%4"), (200, b"[$second: truncated percent-escape: "
+                                                          b"`%` needs two hex digits at offset 1]"))
+        self.assertEqual(fetch("/twoerr?a=ok&b=ok"), (200, b"[]"))
 
     def test_nothing_carries_over_on_keep_alive(self):
         conn = self.nginx.connection()
@@ -363,7 +379,7 @@ class Module(unittest.TestCase):
         self.assertEqual(fetch("/setargs?x=1"), (200, b"[a%20b%26c][a%20b%26c]"))
         status, body = fetch("/errpage?q=a%zz")
         self.assertEqual(status, 200)
-        self.assertEqual(body, b"err=[invalid percent-escape: `%` not followed by two hex digits at offset 1]")
+        self.assertEqual(body, b"err=[$d: invalid percent-escape: `%` not followed by two hex digits at offset 1]")
 
     def test_readme_example(self):
         """The README's location in front of a backend that echoes the request line."""
@@ -431,6 +447,9 @@ class Config(unittest.TestCase):
              r'`space_as_plus` repeats `space_as_plus`'),
             ("pctenc_encode $x form $arg_v component;", r'`component` contradicts `form`'),
             ("pctenc_encode $x form $arg_v plus;", r'unknown word `plus`'),
+            # nginx's own variables that cannot be set: said so, not "duplicate variable".
+            ("pctenc_decode $uri strict $arg_v;", r'"pctenc_decode": \$uri is read-only'),
+            ("pctenc_encode $host component $arg_v;", r'"pctenc_encode": \$host is read-only'),
             ("pctenc_encode $x component;", r'"pctenc_encode" needs a variable, a set and a value'),
             ("pctenc_encode x component $arg_v;", r'invalid variable name "x"'),
             ("pctenc_on_error 404;", r'invalid value "404" in "pctenc_on_error"'),
