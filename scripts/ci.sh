@@ -418,6 +418,11 @@ step_nginx() {
   cargo build --release --bin pctenc
   PCTENC_NGINX_MODULE=$module PCTENC_CLI=$CARGO_TARGET_DIR/release/pctenc PCTENC_NGINX_VALGRIND=1 \
     limit 600 "nginx module tests" python3 pctenc-nginx/t/test_module.py
+  # The words of docs/WORDS.md on the same hostile inputs through the CLI, the C API and nginx
+  # (Rust and SQL read the same file in their tests, Python in the python step).
+  PCTENC_NGINX_MODULE=$module PCTENC_CLI=$CARGO_TARGET_DIR/release/pctenc \
+    PCTENC_LIB=$CARGO_TARGET_DIR/release/libpctenc.so \
+    limit 300 "words across surfaces" python3 scripts/words-check.py --surfaces cli,c,nginx
 }
 
 # the web page (web/): the module's tests and lints, the build, the browser tests in
@@ -463,6 +468,8 @@ step_python() {
   (cd "$outside" && PCTENC_CLI=$root/target/release/pctenc PCTENC_REQUIRE_CLI=1 PCTENC_REQUIRE_ARROW=1 \
     limit 600 "pytest pctenc-python" "$root/target/py-venv/bin/python" -m pytest "$root/pctenc-python" -q -p no:cacheprovider)
   rm -rf "$outside"
+  # The words of docs/WORDS.md through pctenc.arrow, against the cases every surface checks.
+  limit 300 "words across surfaces" target/py-venv/bin/python scripts/words-check.py --surfaces python
   # The stubs against the module as it runs (names, signatures, defaults), as pydantic-core
   # checks its own.
   limit 300 "stubtest" target/py-venv/bin/python -m mypy.stubtest pctenc

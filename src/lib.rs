@@ -177,6 +177,8 @@ mod scalar;
 mod set;
 pub mod sets;
 mod simd;
+#[cfg(feature = "alloc")]
+pub mod words;
 
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String};
@@ -204,6 +206,8 @@ pub use normalize::{normalize_in_place, normalize_slice};
 pub use par::{PAR_DECODE_THRESHOLD, PAR_ENCODE_THRESHOLD};
 pub use set::{ParseSetError, Set};
 pub use simd::engine::{Backend, Engine};
+#[cfg(feature = "alloc")]
+pub use words::{WordsError, WordsErrorKind};
 
 /// Percent-encodes `input` with `set`, borrowing it when nothing needs escaping.
 ///

@@ -266,6 +266,12 @@ typedef enum pctenc_error_kind {
    * The callback asked to stop (status `PCTENC_STOPPED`).
    */
   PCTENC_KIND_STOPPED = 14,
+  /**
+   * `pctenc_decoder_from_words`, `pctenc_encoder_from_words`: a word that is unknown,
+   * repeated or contradicts an earlier one, or a bad value (`utf8=latin1`); the offset is
+   * where that word starts in the words (status `PCTENC_BAD_ARGUMENT`).
+   */
+  PCTENC_KIND_BAD_WORD = 15,
 } pctenc_error_kind;
 
 /**
@@ -429,6 +435,33 @@ enum pctenc_status pctenc_encoder_new_custom(const uint8_t *set,
                                              struct pctenc_error *err);
 
 /**
+ * Builds an encoder from option words, the vocabulary the nginx module, SQL, Python, the
+ * CLI's `--mode` and the web page share: exactly one set name (as `pctenc_encoder_new`
+ * takes it) and any of `space_as_plus`, `lowercase`, `requote` and `iri` (the
+ * `PCTENC_ENCODE_*` flags), separated by spaces or commas, ASCII case ignored, `-` as `_`.
+ * A repeated word or a second set name is an error naming both words.
+ *
+ * ```c
+ * pctenc_encoder *enc;
+ * pctenc_status st = pctenc_encoder_from_words("form lowercase", 14, &enc, NULL, 0, NULL);
+ * ```
+ *
+ * Writes, returns, ownership: as `pctenc_decoder_from_words` (no set name at all is
+ * `PCTENC_KIND_BAD_WORD` at offset `len`).
+ *
+ * # Safety
+ *
+ * `words` is valid for reads of `len` bytes (or `len` is 0); `message` is NULL or writable
+ * for `message_cap` bytes; `out` and `err` are NULL or writable.
+ */
+enum pctenc_status pctenc_encoder_from_words(const char *words,
+                                             size_t len,
+                                             struct pctenc_encoder **out,
+                                             char *message,
+                                             size_t message_cap,
+                                             struct pctenc_error *err);
+
+/**
  * Frees an encoder. NULL is allowed and does nothing.
  * Ownership: takes back the handle; it must not be used afterwards, by any thread.
  *
@@ -537,6 +570,47 @@ enum pctenc_status pctenc_decoder_new(uint32_t flags,
                                       const uint8_t *keep,
                                       struct pctenc_decoder **out,
                                       struct pctenc_error *err);
+
+/**
+ * Builds a decoder from option words, the vocabulary the nginx module, SQL, Python, the CLI's
+ * `--mode` and the web page share: `strict` (the default) or `lenient`; `plus`;
+ * `utf8=bytes` (the default), `utf8=strict` or `utf8=lossy` (`lossy` alone is `utf8=lossy`,
+ * and touches UTF-8 only); `legacy_u`; `reject_nul`, `reject_controls`, `reject_crlf`,
+ * `reject_slashes`, `reject_all`; `keep_encoded=SET` (a set name or `uri_reserved`).
+ * Words are separated by spaces or commas; ASCII case is ignored and `-` equals `_`.
+ * A repeated word, or two words that contradict each other (`strict lenient`,
+ * `lossy utf8=strict`), is an error naming both. `words` is `len` bytes, not
+ * NUL-terminated; no words at all is strict decoding of bytes (flags 0).
+ *
+ * ```c
+ * char why[256];
+ * pctenc_decoder *dec;
+ * pctenc_error err;
+ * if (pctenc_decoder_from_words("strict lenient", 14, &dec, why, sizeof why, &err) != PCTENC_OK)
+ *     fprintf(stderr, "%s\n", why); // `lenient` contradicts `strict` (word at offset 7)
+ * ```
+ *
+ * Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL; when
+ * `message` is not NULL and `message_cap > 0`, a NUL-terminated English message (cut to
+ * `message_cap - 1` bytes), empty on success.
+ * Returns `PCTENC_OK`; `PCTENC_BAD_ARGUMENT` for a NULL `out`, NULL `words` with `len > 0`,
+ * or bad words, then with kind `PCTENC_KIND_BAD_WORD` and `err->offset` the offset in
+ * `words` of the word at fault (of the first byte that is not UTF-8); or
+ * `PCTENC_OUT_OF_MEMORY` (no memory for the handle).
+ * Ownership: the caller owns the handle (`pctenc_decoder_free`); `words` is only read during
+ * the call. Thread-safe.
+ *
+ * # Safety
+ *
+ * `words` is valid for reads of `len` bytes (or `len` is 0); `message` is NULL or writable
+ * for `message_cap` bytes; `out` and `err` are NULL or writable.
+ */
+enum pctenc_status pctenc_decoder_from_words(const char *words,
+                                             size_t len,
+                                             struct pctenc_decoder **out,
+                                             char *message,
+                                             size_t message_cap,
+                                             struct pctenc_error *err);
 
 /**
  * Frees a decoder. NULL is allowed and does nothing.

@@ -8,7 +8,7 @@ use pctenc_core::flags::DecodeFlag;
 use pctenc_core::{DecodeErrorKind, Decoder, Reject, Utf8Mode};
 
 use crate::error::{Failure, pctenc_error, pctenc_status, run};
-use crate::ffi::{handle, input, new_handle, output, overlap, read_set, set_from_bits, store};
+use crate::ffi::{from_words, handle, input, new_handle, output, overlap, read_set, set_from_bits, store};
 
 /// A decoder: strict or lenient, `+` as space, UTF-8 mode, kept and rejected escapes. Built
 /// by `pctenc_decoder_new`, freed by `pctenc_decoder_free`. Immutable once built: any number
@@ -96,6 +96,59 @@ pub unsafe extern "C" fn pctenc_decoder_new(
                     dec = dec.keep_encoded(set_from_bits(&read_set(keep)?).ok_or(Failure::bad_argument())?);
                 }
                 Ok(pctenc_decoder(dec))
+            })
+        }
+    });
+    // SAFETY: the caller's contract on `err`.
+    unsafe { run(err, body) }
+}
+
+/// Builds a decoder from option words, the vocabulary the nginx module, SQL, Python, the CLI's
+/// `--mode` and the web page share: `strict` (the default) or `lenient`; `plus`;
+/// `utf8=bytes` (the default), `utf8=strict` or `utf8=lossy` (`lossy` alone is `utf8=lossy`,
+/// and touches UTF-8 only); `legacy_u`; `reject_nul`, `reject_controls`, `reject_crlf`,
+/// `reject_slashes`, `reject_all`; `keep_encoded=SET` (a set name or `uri_reserved`).
+/// Words are separated by spaces or commas; ASCII case is ignored and `-` equals `_`.
+/// A repeated word, or two words that contradict each other (`strict lenient`,
+/// `lossy utf8=strict`), is an error naming both. `words` is `len` bytes, not
+/// NUL-terminated; no words at all is strict decoding of bytes (flags 0).
+///
+/// ```c
+/// char why[256];
+/// pctenc_decoder *dec;
+/// pctenc_error err;
+/// if (pctenc_decoder_from_words("strict lenient", 14, &dec, why, sizeof why, &err) != PCTENC_OK)
+///     fprintf(stderr, "%s\n", why); // `lenient` contradicts `strict` (word at offset 7)
+/// ```
+///
+/// Writes: `*out`, the new handle (NULL on failure); `*err` when `err` is not NULL; when
+/// `message` is not NULL and `message_cap > 0`, a NUL-terminated English message (cut to
+/// `message_cap - 1` bytes), empty on success.
+/// Returns `PCTENC_OK`; `PCTENC_BAD_ARGUMENT` for a NULL `out`, NULL `words` with `len > 0`,
+/// or bad words, then with kind `PCTENC_KIND_BAD_WORD` and `err->offset` the offset in
+/// `words` of the word at fault (of the first byte that is not UTF-8); or
+/// `PCTENC_OUT_OF_MEMORY` (no memory for the handle).
+/// Ownership: the caller owns the handle (`pctenc_decoder_free`); `words` is only read during
+/// the call. Thread-safe.
+///
+/// # Safety
+///
+/// `words` is valid for reads of `len` bytes (or `len` is 0); `message` is NULL or writable
+/// for `message_cap` bytes; `out` and `err` are NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pctenc_decoder_from_words(
+    words: *const core::ffi::c_char,
+    len: usize,
+    out: *mut *mut pctenc_decoder,
+    message: *mut core::ffi::c_char,
+    message_cap: usize,
+    err: *mut pctenc_error,
+) -> pctenc_status {
+    let body = AssertUnwindSafe(|| {
+        // SAFETY: the caller's contract on `out`, `words`, `len`, `message`, `message_cap`.
+        unsafe {
+            new_handle(out, || {
+                from_words(words.cast(), len, message, message_cap, str::parse::<Decoder>).map(pctenc_decoder)
             })
         }
     });

@@ -10,7 +10,7 @@ use pctenc_core::flags::EncodeFlag;
 use pctenc_core::{Encoder, Set};
 
 use crate::error::{Failure, pctenc_error, pctenc_status, run};
-use crate::ffi::{handle, input, new_handle, output, overlap, read_set, set_from_bits, store};
+use crate::ffi::{from_words, handle, input, new_handle, output, overlap, read_set, set_from_bits, store};
 
 /// An encoder: a set of bytes to escape and how to write the escapes. Built by
 /// `pctenc_encoder_new` or `pctenc_encoder_new_custom`, freed by `pctenc_encoder_free`.
@@ -120,6 +120,45 @@ pub unsafe extern "C" fn pctenc_encoder_new_custom(
             new_handle(out, || {
                 let set = set_from_bits(&read_set(set)?).ok_or(Failure::bad_argument())?;
                 encoder_with_flags(set, flags).map(pctenc_encoder)
+            })
+        }
+    });
+    // SAFETY: the caller's contract on `err`.
+    unsafe { run(err, body) }
+}
+
+/// Builds an encoder from option words, the vocabulary the nginx module, SQL, Python, the
+/// CLI's `--mode` and the web page share: exactly one set name (as `pctenc_encoder_new`
+/// takes it) and any of `space_as_plus`, `lowercase`, `requote` and `iri` (the
+/// `PCTENC_ENCODE_*` flags), separated by spaces or commas, ASCII case ignored, `-` as `_`.
+/// A repeated word or a second set name is an error naming both words.
+///
+/// ```c
+/// pctenc_encoder *enc;
+/// pctenc_status st = pctenc_encoder_from_words("form lowercase", 14, &enc, NULL, 0, NULL);
+/// ```
+///
+/// Writes, returns, ownership: as `pctenc_decoder_from_words` (no set name at all is
+/// `PCTENC_KIND_BAD_WORD` at offset `len`).
+///
+/// # Safety
+///
+/// `words` is valid for reads of `len` bytes (or `len` is 0); `message` is NULL or writable
+/// for `message_cap` bytes; `out` and `err` are NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pctenc_encoder_from_words(
+    words: *const c_char,
+    len: usize,
+    out: *mut *mut pctenc_encoder,
+    message: *mut c_char,
+    message_cap: usize,
+    err: *mut pctenc_error,
+) -> pctenc_status {
+    let body = AssertUnwindSafe(|| {
+        // SAFETY: the caller's contract on `out`, `words`, `len`, `message`, `message_cap`.
+        unsafe {
+            new_handle(out, || {
+                from_words(words.cast(), len, message, message_cap, str::parse::<Encoder>).map(pctenc_encoder)
             })
         }
     });

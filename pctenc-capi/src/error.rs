@@ -75,6 +75,10 @@ pub enum pctenc_error_kind {
     PCTENC_KIND_OUT_OF_MEMORY = 13,
     /// The callback asked to stop (status `PCTENC_STOPPED`).
     PCTENC_KIND_STOPPED = 14,
+    /// `pctenc_decoder_from_words`, `pctenc_encoder_from_words`: a word that is unknown,
+    /// repeated or contradicts an earlier one, or a bad value (`utf8=latin1`); the offset is
+    /// where that word starts in the words (status `PCTENC_BAD_ARGUMENT`).
+    PCTENC_KIND_BAD_WORD = 15,
 }
 
 /// Where and why a call failed. Pass NULL wherever a `pctenc_error *` is taken if the detail
@@ -113,6 +117,15 @@ impl Failure {
             status: pctenc_status::PCTENC_BAD_ARGUMENT,
             kind: pctenc_error_kind::PCTENC_KIND_BAD_ARGUMENT,
             offset: 0,
+            byte: 0,
+        }
+    }
+
+    pub(crate) const fn bad_word(offset: usize) -> Failure {
+        Failure {
+            status: pctenc_status::PCTENC_BAD_ARGUMENT,
+            kind: pctenc_error_kind::PCTENC_KIND_BAD_WORD,
+            offset,
             byte: 0,
         }
     }
@@ -264,6 +277,7 @@ pub extern "C" fn pctenc_error_kind_str(kind: c_int) -> *const c_char {
         12 => c"invalid `%u` escape: `%u` not followed by four hex digits",
         13 => c"out of memory",
         14 => c"stopped by the callback",
+        15 => c"bad option word",
         _ => c"unknown error kind",
     };
     text.as_ptr()

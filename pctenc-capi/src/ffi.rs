@@ -152,6 +152,59 @@ fn try_box<T>(value: T) -> Option<*mut T> {
     Some(raw)
 }
 
+/// Parses `(words, len)` with `parse` (the core's `FromStr` for a decoder or an encoder),
+/// writing the error's message, or an empty one on success, into `message` (see
+/// `pctenc_decoder_from_words`).
+///
+/// # Safety
+///
+/// `words` as for [`input`]; `message` is NULL or valid for writes of `message_cap` bytes.
+pub(crate) unsafe fn from_words<T>(
+    words: *const u8,
+    len: usize,
+    message: *mut core::ffi::c_char,
+    message_cap: usize,
+    parse: impl FnOnce(&str) -> Result<T, pctenc_core::WordsError>,
+) -> Result<T, Failure> {
+    let write = |text: &str| {
+        if !message.is_null() && message_cap > 0 {
+            let n = text.len().min(message_cap - 1);
+            // SAFETY: the caller's contract: `message` is writable for `message_cap` bytes,
+            // and `n + 1 <= message_cap`; `text` is a distinct Rust string.
+            unsafe {
+                ptr::copy_nonoverlapping(text.as_ptr(), message.cast::<u8>(), n);
+                message.add(n).write(0);
+            }
+        }
+    };
+    // SAFETY: the caller's contract on `words` and `len`.
+    let bytes = match unsafe { input(words, len) } {
+        Ok(bytes) => bytes,
+        Err(failure) => {
+            write("the words are NULL with a length above 0");
+            return Err(failure);
+        }
+    };
+    let text = match core::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let at = e.valid_up_to();
+            write(&format!("the words are not UTF-8 (byte at offset {at})"));
+            return Err(Failure::bad_word(at));
+        }
+    };
+    match parse(text) {
+        Ok(value) => {
+            write("");
+            Ok(value)
+        }
+        Err(e) => {
+            write(&e.to_string());
+            Err(Failure::bad_word(e.offset()))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -132,13 +132,14 @@ static void test_info(void) {
     CHECK(strcmp(pctenc_status_str(PCTENC_STOPPED), "stopped by the callback") == 0);
     CHECK(strcmp(pctenc_status_str(7), "unknown status") == 0);
     CHECK(strcmp(pctenc_status_str(-1), "unknown status") == 0);
-    for (int k = PCTENC_KIND_NONE; k <= PCTENC_KIND_STOPPED; k++) {
+    for (int k = PCTENC_KIND_NONE; k <= PCTENC_KIND_BAD_WORD; k++) {
         const char *s = pctenc_error_kind_str(k);
         CHECK(s != NULL && strlen(s) > 0 && strcmp(s, "unknown error kind") != 0);
     }
     CHECK(strcmp(pctenc_error_kind_str(PCTENC_KIND_FORBIDDEN_BYTE), "rejected byte: an escape decodes to a forbidden byte") == 0);
     CHECK(strcmp(pctenc_error_kind_str(PCTENC_KIND_OUT_OF_MEMORY), "out of memory") == 0);
-    CHECK(strcmp(pctenc_error_kind_str(15), "unknown error kind") == 0);
+    CHECK(strcmp(pctenc_error_kind_str(PCTENC_KIND_BAD_WORD), "bad option word") == 0);
+    CHECK(strcmp(pctenc_error_kind_str(16), "unknown error kind") == 0);
 }
 
 static void test_encoder_new(void) {
@@ -576,6 +577,114 @@ static void test_threads(void) {
     pctenc_decoder_free(dec);
 }
 
+/* The words give the decoder the flags give, and fail where said, with the message. The
+ * words are copied to the heap, exactly `len` bytes, so that ASan sees a read past them. */
+static int words_fail(const char *words, size_t offset, const char *message_part) {
+    size_t len = strlen(words);
+    char *copy = malloc(len ? len : 1), why[200];
+    pctenc_decoder *dec = (pctenc_decoder *)1;
+    pctenc_error err = junk_error();
+    memcpy(copy, words, len);
+    memset(why, 'x', sizeof why);
+    pctenc_status st = pctenc_decoder_from_words(copy, len, &dec, why, sizeof why, &err);
+    int ok = st == PCTENC_BAD_ARGUMENT && dec == NULL && err.status == st && err.kind == PCTENC_KIND_BAD_WORD &&
+             err.offset == offset && memchr(why, 0, sizeof why) != NULL && strstr(why, message_part) != NULL;
+    if (!ok) fprintf(stderr, "  words_fail(%s): status %d kind %d offset %zu: %s\n", words, st, err.kind, err.offset, why);
+    free(copy);
+    return ok;
+}
+
+static pctenc_decoder *words_decoder(const char *words) {
+    size_t len = strlen(words);
+    char *copy = malloc(len ? len : 1), why[8];
+    pctenc_decoder *dec = NULL;
+    pctenc_error err = junk_error();
+    memcpy(copy, words, len);
+    memset(why, 'x', sizeof why);
+    CHECK(pctenc_decoder_from_words(copy, len, &dec, why, sizeof why, &err) == PCTENC_OK && dec != NULL);
+    CHECK(err.status == PCTENC_OK && err.kind == PCTENC_KIND_NONE && why[0] == 0);
+    free(copy);
+    return dec;
+}
+
+static void test_words(void) {
+    pctenc_decoder *dec;
+    pctenc_encoder *enc;
+    pctenc_error err;
+    char why[16];
+
+    dec = words_decoder("lenient, PLUS utf8=lossy");
+    CHECK(decodes_to(dec, "a+b%zz%ff", "a b%zz\xef\xbf\xbd", 9));
+    pctenc_decoder_free(dec);
+    /* `lossy` is UTF-8 only: a bad escape is still an error. */
+    dec = words_decoder("lossy");
+    CHECK(decode_fails(dec, "%ff%zz", PCTENC_KIND_INVALID_ESCAPE, 3, 0));
+    pctenc_decoder_free(dec);
+    dec = words_decoder("reject_all utf8=strict legacy_u");
+    CHECK(decode_fails(dec, "a%0b", PCTENC_KIND_FORBIDDEN_BYTE, 1, 0x0b));
+    CHECK(decode_fails(dec, "a%7F", PCTENC_KIND_FORBIDDEN_BYTE, 1, 0x7f));
+    CHECK(decode_fails(dec, "a%5c", PCTENC_KIND_FORBIDDEN_BYTE, 1, '\\'));
+    CHECK(decode_fails(dec, "%C0%AF", PCTENC_KIND_INVALID_UTF8, 0, 0));
+    CHECK(decodes_to(dec, "%u00e9", "\xc3\xa9", 2));
+    pctenc_decoder_free(dec);
+    dec = words_decoder("keep_encoded=uri-reserved");
+    CHECK(decodes_to(dec, "%2f%41", "%2fA", 4));
+    pctenc_decoder_free(dec);
+    dec = words_decoder("");
+    CHECK(decode_fails(dec, "%4", PCTENC_KIND_TRUNCATED_ESCAPE, 0, 0));
+    pctenc_decoder_free(dec);
+
+    CHECK(words_fail("strict lenient", 7, "`lenient` contradicts `strict`"));
+    CHECK(words_fail("utf8=strict utf8=lossy", 12, "contradicts `utf8=strict`"));
+    CHECK(words_fail("lossy utf8=strict", 6, "`utf8=strict` contradicts `lossy`"));
+    CHECK(words_fail("plus,plus", 5, "`plus` repeats `plus`"));
+    CHECK(words_fail("strict loose", 7, "unknown word `loose`"));
+    CHECK(words_fail("utf8=latin1", 0, "bad value"));
+    CHECK(words_fail("plus \xff\xfe", 5, "not UTF-8"));
+    /* A NUL is no separator: one unknown word. */
+    CHECK(pctenc_decoder_from_words("plus\0lenient", 12, &dec, NULL, 0, &err) == PCTENC_BAD_ARGUMENT);
+    CHECK(dec == NULL && err.kind == PCTENC_KIND_BAD_WORD && err.offset == 0);
+
+    /* A short message buffer: cut, NUL-terminated, nothing past it (ASan). */
+    memset(why, 'x', sizeof why);
+    dec = (pctenc_decoder *)1;
+    CHECK(pctenc_decoder_from_words("plus plus", 9, &dec, why, 5, &err) == PCTENC_BAD_ARGUMENT && dec == NULL);
+    CHECK(memcmp(why, "`plu\0xxxx", 9) == 0 && err.offset == 5);
+    CHECK(pctenc_decoder_from_words("plus plus", 9, &dec, why, 1, NULL) == PCTENC_BAD_ARGUMENT && why[0] == 0);
+    CHECK(pctenc_decoder_from_words("plus plus", 9, &dec, why, 0, NULL) == PCTENC_BAD_ARGUMENT);
+    CHECK(pctenc_decoder_from_words("plus plus", 9, &dec, NULL, 99, NULL) == PCTENC_BAD_ARGUMENT);
+    /* NULL arguments. */
+    err = junk_error();
+    CHECK(pctenc_decoder_from_words(NULL, 3, &dec, why, sizeof why, &err) == PCTENC_BAD_ARGUMENT && dec == NULL);
+    CHECK(err.kind == PCTENC_KIND_BAD_ARGUMENT);
+    CHECK(pctenc_decoder_from_words(NULL, 0, &dec, NULL, 0, NULL) == PCTENC_OK && dec != NULL);
+    pctenc_decoder_free(dec);
+    CHECK(pctenc_decoder_from_words("plus", 4, NULL, why, sizeof why, &err) == PCTENC_BAD_ARGUMENT);
+    CHECK(err.kind == PCTENC_KIND_BAD_ARGUMENT);
+
+    enc = NULL;
+    err = junk_error();
+    CHECK(pctenc_encoder_from_words("form lowercase", 14, &enc, NULL, 0, &err) == PCTENC_OK && enc != NULL);
+    CHECK(err.status == PCTENC_OK && encodes_to(enc, "a b\xc3\xa9", "a+b%c3%a9"));
+    pctenc_encoder_free(enc);
+    CHECK(pctenc_encoder_from_words("Path,space-as-plus,requote,iri", 30, &enc, NULL, 0, NULL) == PCTENC_OK);
+    CHECK(encodes_to(enc, "a b%41%\xc3\xa9", "a+b%41%25\xc3\xa9"));
+    pctenc_encoder_free(enc);
+    {
+        char msg[300];
+        enc = (pctenc_encoder *)1;
+        CHECK(pctenc_encoder_from_words("form component", 14, &enc, msg, sizeof msg, &err) == PCTENC_BAD_ARGUMENT);
+        CHECK(enc == NULL && err.kind == PCTENC_KIND_BAD_WORD && err.offset == 5);
+        CHECK(strcmp(msg, "`component` contradicts `form` (word at offset 5)") == 0);
+        CHECK(pctenc_encoder_from_words("lowercase", 9, &enc, msg, sizeof msg, &err) == PCTENC_BAD_ARGUMENT);
+        CHECK(err.offset == 9 && strstr(msg, "no set") != NULL);
+        CHECK(pctenc_encoder_from_words("form plus", 9, &enc, msg, sizeof msg, &err) == PCTENC_BAD_ARGUMENT);
+        CHECK(err.offset == 5 && strstr(msg, "unknown word `plus`") != NULL);
+        CHECK(pctenc_encoder_from_words(NULL, 1, &enc, msg, sizeof msg, &err) == PCTENC_BAD_ARGUMENT);
+        CHECK(pctenc_encoder_from_words("form", 4, NULL, msg, sizeof msg, &err) == PCTENC_BAD_ARGUMENT);
+    }
+}
+
 int main(void) {
     test_info();
     test_encoder_new();
@@ -583,6 +692,7 @@ int main(void) {
     test_validate();
     test_decoder_new();
     test_decode();
+    test_words();
     test_normalize();
     test_form();
     test_threads();

@@ -260,9 +260,11 @@ static DOC_PERCENT_ENCODE: LazyLock<Documentation> = LazyLock::new(|| {
             STR_ARG,
             (
                 "set_name",
-                "A set as the pctenc CLI names it: rfc3986, component, uri, form, fragment, query, \
-                 special-query, path, userinfo, c0-control, python-quote, python-quote-plus, go-path, \
-                 non-alphanumeric (and their aliases). An unknown literal name is a planning error.",
+                &format!(
+                    "A set as the pctenc CLI names it: {} (and their aliases). An unknown literal name \
+                     is a planning error.",
+                    pctenc::sets::NAMED.iter().map(|n| n.name).collect::<Vec<_>>().join(", ")
+                ),
             ),
         ],
     )
@@ -270,13 +272,22 @@ static DOC_PERCENT_ENCODE: LazyLock<Documentation> = LazyLock::new(|| {
 
 static DOC_PERCENT_DECODE: LazyLock<Documentation> = LazyLock::new(|| {
     doc(
-        "Percent-decodes. mode (default strict) is a comma-separated list: strict (a % that starts no \
-         escape, or invalid UTF-8 in a string result, is an error naming the row and offset), lenient \
-         (such a % is kept), plus (+ is a space), lossy (invalid UTF-8 becomes U+FFFD, binary \
-         input included). Otherwise binary input gives the bytes as they are.",
+        "Percent-decodes. mode (default strict) is a list of pctenc's decoder words (docs/WORDS.md), \
+         comma- or space-separated: strict (a % that starts no escape, or invalid UTF-8 in a string \
+         result, is an error naming the row and offset), lenient (such a % is kept), plus (+ is a \
+         space), lossy or utf8=lossy (invalid UTF-8 becomes U+FFFD, binary input included; escapes \
+         stay strict), utf8=strict, legacy_u, reject_nul|controls|crlf|slashes|all, \
+         keep_encoded=SET. A contradiction or a repeat is an error naming both words. Otherwise \
+         binary input gives the bytes as they are.",
         "percent_decode(str[, mode])",
         "```sql\n> SELECT percent_decode('a+b%2Fc', 'plus');\n+----------------------------------------------+\n| percent_decode(Utf8(\"a+b%2Fc\"),Utf8(\"plus\")) |\n+----------------------------------------------+\n| a b/c                                        |\n+----------------------------------------------+\n```",
-        &[STR_ARG, ("mode", "strict, lenient, plus, lossy, or several of them comma-separated.")],
+        &[
+            STR_ARG,
+            (
+                "mode",
+                "Decoder words: strict, lenient, plus, lossy, utf8=..., reject_..., several comma-separated.",
+            ),
+        ],
     )
 });
 

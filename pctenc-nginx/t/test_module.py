@@ -42,13 +42,19 @@ DECODERS = [
     ("strict", "strict", [], []),
     ("lenient", "lenient", [], ["--lenient"]),
     ("plus", "plus", [], ["--plus"]),
-    ("lossy", "lossy", [], ["--lenient", "--utf8", "lossy"]),
+    # `lossy` is UTF-8 only (docs/WORDS.md): escapes stay strict.
+    ("lossy", "lossy", [], ["--utf8", "lossy"]),
     ("strict-utf8", "strict", ["utf8=strict"], ["--utf8", "strict"]),
     ("lenient-lossy", "lenient", ["utf8=lossy"], ["--lenient", "--utf8", "lossy"]),
     ("plus-utf8", "plus", ["utf8=strict"], ["--plus", "--utf8", "strict"]),
     ("rejects", "strict", ["reject_nul", "reject_slashes", "reject_crlf"], ["--reject", "nul,slashes,crlf"]),
     ("lenient-rejects", "lenient", ["plus", "reject_nul", "reject_slashes", "reject_crlf"],
      ["--lenient", "--plus", "--reject", "nul,slashes,crlf"]),
+    ("controls", "strict", ["reject_controls", "reject_slashes"], ["--reject", "controls,slashes"]),
+    ("legacy-u", "lenient", ["legacy_u", "utf8=lossy"], ["--lenient", "--legacy-u", "--utf8", "lossy"]),
+    ("keep", "strict", ["keep_encoded=uri_reserved", "reject_all"],
+     ["--keep-encoded", "uri-reserved", "--reject", "all"]),
+    ("words", "Lenient,PLUS", ["UTF8=Strict"], ["--lenient", "--plus", "--utf8", "strict"]),
 ]
 
 
@@ -116,6 +122,9 @@ def locations():
     # $pctenc_error through error_page's internal redirect.
     out.append("location = /errpage { error_page 400 = /showerr; pctenc_decode $d strict $arg_q; return 200 ok; }")
     out.append("location = /showerr { return 200 \"err=[$pctenc_error]\"; }")
+    # Two steps that pass their errors: $pctenc_error says which one failed.
+    out.append("location = /twoerr { pctenc_on_error pass; pctenc_decode $first strict $arg_a; "
+               "pctenc_decode $second strict $arg_b; return 200 \"[$pctenc_error]\"; }")
     return out
 
 
@@ -288,8 +297,10 @@ class Module(unittest.TestCase):
                         self.assertEqual(status, 200, what)
                         self.assertEqual(body, data if on_error == "pass" else b"", what)
                         self.assertTrue(error.endswith(f" at offset {m.group(1)}"), (error, err))
-                        # The same kind: the message's words before its first colon.
-                        self.assertEqual(error.rsplit(" at offset ", 1)[0].split(":")[0], m.group(2).split(":")[0], (error, err))
+                        # The variable, then the same kind: the message's words before its first colon.
+                        self.assertTrue(error.startswith("$out: "), error)
+                        kind = error[len("$out: "):].rsplit(" at offset ", 1)[0].split(":")[0]
+                        self.assertEqual(kind, m.group(2).split(":")[0], (error, err))
 
     def test_normalize_and_validate_equal_the_cli(self):
         for data in samples():
@@ -311,11 +322,22 @@ class Module(unittest.TestCase):
         self.assertEqual(status, 400)
         status, body, error = get(self.conn, "/d/strict/pass", b"caf%zz")
         self.assertEqual((status, body), (200, b"caf%zz"))
-        self.assertEqual(error, "invalid percent-escape: `%` not followed by two hex digits at offset 3")
+        self.assertEqual(error, "$out: invalid percent-escape: `%` not followed by two hex digits at offset 3")
         status, body, error = get(self.conn, "/d/rejects/empty", b"a%2Fb")
         self.assertEqual((status, body), (200, b""))
         self.assertTrue(error.endswith("at offset 1"), error)
         self.assertRegex(self.nginx.error_log(), r"pctenc_decode \$out: invalid percent-escape: .* at offset 3")
+
+    def test_error_names_the_variable(self):
+        def fetch(path):
+            self.conn.request("GET", path)
+            r = self.conn.getresponse()
+            return r.status, r.read()
+        self.assertEqual(fetch("/twoerr?a=%zz&b=ok"), (200, b"[$first: invalid percent-escape: "
+                                                          b"`%` not followed by two hex digits at offset 0]"))
+        self.assertEqual(fetch("/twoerr?a=ok&b=x%4"), (200, b"[$second: truncated percent-escape: "
+                                                          b"`%` needs two hex digits at offset 1]"))
+        self.assertEqual(fetch("/twoerr?a=ok&b=ok"), (200, b"[]"))
 
     def test_nothing_carries_over_on_keep_alive(self):
         conn = self.nginx.connection()
@@ -357,7 +379,7 @@ class Module(unittest.TestCase):
         self.assertEqual(fetch("/setargs?x=1"), (200, b"[a%20b%26c][a%20b%26c]"))
         status, body = fetch("/errpage?q=a%zz")
         self.assertEqual(status, 200)
-        self.assertEqual(body, b"err=[invalid percent-escape: `%` not followed by two hex digits at offset 1]")
+        self.assertEqual(body, b"err=[$d: invalid percent-escape: `%` not followed by two hex digits at offset 1]")
 
     def test_readme_example(self):
         """The README's location in front of a backend that echoes the request line."""
@@ -368,8 +390,13 @@ class Module(unittest.TestCase):
         self.assertEqual(fetch("/app/a%7eb/caf%c3%a9?x=%2F"), (200, b"backend got /app/a~b/caf%C3%A9?x=%2F"))
         self.assertEqual(fetch("/app/plain/path"), (200, b"backend got /app/plain/path"))
         for bad in ["/app/a%2fb", "/app/a%5Cb", "/app/x/%2e%2e/y", "/app/x/%2E/y", "/app/a%zz", "/app/a%0d%0a",
-                    "/app/a%00", "/app/caf%e9"]:
-            self.assertEqual(fetch(bad)[0], 400, bad)
+                    "/app/a%00", "/app/caf%e9", "/app/a%0b", "/app/a%1b", "/app/a%7f",
+                    # Backslash traversal, Tomcat's `..;/`, double encoding, overlong `/`.
+                    "/app/..\\secret", "/app/.%2e\\x", "/app/x/..;/secret", "/app/%252e%252e/secret",
+                    "/app/%C0%AF"]:
+            status, body = fetch(bad)
+            self.assertNotIn(b"backend got", body, bad)
+            self.assertEqual(status, 400, bad)
         # Out of /app/ once nginx resolves it: another location answers, the backend never sees it.
         status, body = fetch("/app/%2e%2e/secret")
         self.assertNotEqual(status, 200)
@@ -411,9 +438,23 @@ class Config(unittest.TestCase):
     def test_bad_configurations(self):
         module = build()
         cases = [
-            ("pctenc_encode $x nosuchset $arg_v;", r'unknown set "nosuchset" in "pctenc_encode"'),
-            ("pctenc_decode $x sloppy $arg_v;", r'unknown mode "sloppy" in "pctenc_decode": expected strict'),
-            ("pctenc_decode $x strict $arg_v bogus;", r'unknown option "bogus" in "pctenc_decode"'),
+            ("pctenc_encode $x nosuchset $arg_v;",
+             r'invalid "pctenc_encode": unknown word `nosuchset` .*: expected space_as_plus, .* rfc3986, component'),
+            ("pctenc_validate $x nosuchset $arg_v;", r'invalid "pctenc_validate": unknown word `nosuchset`'),
+            ("pctenc_decode $x sloppy $arg_v;", r'invalid "pctenc_decode": unknown word `sloppy` .*: expected strict'),
+            ("pctenc_decode $x strict $arg_v bogus;", r'invalid "pctenc_decode": unknown word `bogus`'),
+            # Contradictions and repeats name both words (item 1 of docs/WORDS.md).
+            ("pctenc_decode $x lossy $arg_v utf8=strict;", r'`utf8=strict` contradicts `lossy`'),
+            ("pctenc_decode $x strict $arg_v utf8=strict utf8=lossy;", r'`utf8=lossy` contradicts `utf8=strict`'),
+            ("pctenc_decode $x strict $arg_v lenient;", r'`lenient` contradicts `strict`'),
+            ("pctenc_decode $x plus $arg_v plus;", r'`plus` repeats `plus`'),
+            ("pctenc_encode $x form $arg_v space_as_plus space_as_plus;",
+             r'`space_as_plus` repeats `space_as_plus`'),
+            ("pctenc_encode $x form $arg_v component;", r'`component` contradicts `form`'),
+            ("pctenc_encode $x form $arg_v plus;", r'unknown word `plus`'),
+            # nginx's own variables that cannot be set: said so, not "duplicate variable".
+            ("pctenc_decode $uri strict $arg_v;", r'"pctenc_decode": \$uri is read-only'),
+            ("pctenc_encode $host component $arg_v;", r'"pctenc_encode": \$host is read-only'),
             ("pctenc_encode $x component;", r'"pctenc_encode" needs a variable, a set and a value'),
             ("pctenc_encode x component $arg_v;", r'invalid variable name "x"'),
             ("pctenc_on_error 404;", r'invalid value "404" in "pctenc_on_error"'),
@@ -432,6 +473,21 @@ class Config(unittest.TestCase):
             self.assertRegex(p.stdout, message, directive)
             self.assertIn(f"in {conf}:8", p.stdout, directive)
             shutil.rmtree(prefix, ignore_errors=True)
+
+
+class Exports(unittest.TestCase):
+    """The .so exports nginx's entry points only: nginx loads modules with RTLD_GLOBAL, so an
+    exported pctenc_* (or Rust std) symbol could be interposed by another module, a second
+    libpctenc or LD_PRELOAD, or interpose theirs."""
+
+    def test_only_nginx_entry_points(self):
+        module = build()
+        def symbols(*flags):
+            out = subprocess.run(["nm", "-D", *flags, module], check=True, stdout=subprocess.PIPE, text=True).stdout
+            return sorted(line.split()[-1] for line in out.splitlines() if line.strip())
+        self.assertEqual(symbols("--defined-only"), ["ngx_module_names", "ngx_module_order", "ngx_modules"])
+        # The calls into libpctenc bind inside the module: none goes through the dynamic linker.
+        self.assertEqual([s for s in symbols("--undefined-only") if "pctenc" in s or s.startswith("_ZN")], [])
 
 
 class Valgrind(unittest.TestCase):

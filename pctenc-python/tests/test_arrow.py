@@ -170,7 +170,7 @@ def test_errors_name_row_chunk_and_offset(pa):
     assert e.value.offset == 1
     assert pctenc.arrow.decode(pa.array([b"a%FFb"])).to_pylist() == [b"a\xffb"]
 
-    with pytest.raises(ValueError, match="unknown decoding mode `loose`"):
+    with pytest.raises(ValueError, match="unknown word `loose`"):
         pctenc.arrow.decode(pa.array(["a"]), mode="loose")
     with pytest.raises(ValueError, match="unknown set"):
         pctenc.arrow.encode(pa.array(["a"]), "nope")

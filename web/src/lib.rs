@@ -17,7 +17,7 @@
 use std::cell::RefCell;
 use std::fmt::Write as _;
 
-use pctenc::flags::{self, DecodeFlag, EncodeFlag};
+use pctenc::flags::{self, EncodeFlag};
 use pctenc::sets::NAMED;
 use pctenc::{Encoder, Utf8Mode, form};
 
@@ -26,7 +26,7 @@ thread_local! {
     static OUT: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
 }
 
-/// Encoder options (`pe_encode`, `pe_check` and `pe_compare` flags).
+/// Encoder options (`pe_check` flags).
 pub const SPACE_AS_PLUS: u32 = 1;
 /// Lowercase hex digits.
 pub const LOWERCASE: u32 = 2;
@@ -34,18 +34,6 @@ pub const LOWERCASE: u32 = 2;
 pub const KEEP_ESCAPES: u32 = 4;
 /// IRI: keep non-ASCII characters raw.
 pub const IRI: u32 = 8;
-
-/// Decoder options (`pe_decode` flags).
-pub const LENIENT: u32 = 1;
-/// `+` is a space.
-pub const PLUS: u32 = 2;
-/// `%uHHHH` escapes.
-pub const LEGACY_U: u32 = 4;
-/// Decoded bytes must be UTF-8 (else an error); with [`UTF8_LOSSY`] neither: bytes, shown
-/// with `\xHH` for what is not UTF-8.
-pub const UTF8_STRICT: u32 = 8;
-/// Invalid UTF-8 becomes U+FFFD.
-pub const UTF8_LOSSY: u32 = 16;
 
 fn ok(text: &[u8]) -> i32 {
     OUT.with(|out| {
@@ -125,30 +113,41 @@ const ENCODE_FLAGS: [(EncodeFlag, u32); 4] = [
     (EncodeFlag::Iri, IRI),
 ];
 
-/// Where each decoder flag sits, for `pctenc::flags`, which refuses UTF-8 strict with lossy.
-const DECODE_FLAGS: [(DecodeFlag, u32); 5] = [
-    (DecodeFlag::Lenient, LENIENT),
-    (DecodeFlag::PlusAsSpace, PLUS),
-    (DecodeFlag::LegacyU, LEGACY_U),
-    (DecodeFlag::Utf8Strict, UTF8_STRICT),
-    (DecodeFlag::Utf8Lossy, UTF8_LOSSY),
-];
-
 /// The encoder for set number `set` and `flags`, or the message saying why there is none.
 fn encoder(set: u32, flags: u32) -> Result<Encoder, String> {
     let named = NAMED.get(set as usize).ok_or("no such set")?;
     flags::encoder(named.set, &ENCODE_FLAGS, flags).map_err(|e| e.to_string())
 }
 
-/// Encodes `len` UTF-16 units with set number `set` of `sets::NAMED` (`pe_sets` lists them)
-/// and `flags`; a lone surrogate is an error at its index, as `encodeURIComponent` throws.
+/// The words at `(words, words_len)` (UTF-8, as every surface writes them: docs/WORDS.md),
+/// parsed by the core's one parser.
 ///
 /// # Safety
 ///
-/// `ptr` holds `len` UTF-16 units, aligned (any pointer when `len` is 0).
+/// `words` holds `words_len` bytes (any pointer when `words_len` is 0).
+unsafe fn parse_words<T: std::str::FromStr<Err = pctenc::WordsError>>(
+    words: *const u8,
+    words_len: usize,
+) -> Result<T, String> {
+    // SAFETY: the caller's promise.
+    let words = unsafe { bytes(words, words_len) };
+    let words = std::str::from_utf8(words).map_err(|_| "the words are not UTF-8".to_string())?;
+    words.parse().map_err(|e: pctenc::WordsError| e.to_string())
+}
+
+/// Encodes `len` UTF-16 units with the encoder that the words at `(words, words_len)` name
+/// (a set and options: `"component lowercase"`; the glue writes them from the page's menu
+/// and boxes); a lone surrogate is an error at its index, as `encodeURIComponent` throws. Bad
+/// words are an error at offset 0 with the parser's message.
+///
+/// # Safety
+///
+/// `ptr` holds `len` UTF-16 units, aligned (any pointer when `len` is 0); `words` holds
+/// `words_len` bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pe_encode(ptr: *const u16, len: usize, set: u32, flags: u32) -> i32 {
-    let enc = match encoder(set, flags) {
+pub unsafe extern "C" fn pe_encode(ptr: *const u16, len: usize, words: *const u8, words_len: usize) -> i32 {
+    // SAFETY: the caller's promise.
+    let enc: Encoder = match unsafe { parse_words(words, words_len) } {
         Ok(enc) => enc,
         Err(message) => return invalid(0, &message),
     };
@@ -167,19 +166,22 @@ pub unsafe extern "C" fn pe_encode(ptr: *const u16, len: usize, set: u32, flags:
     }
 }
 
-/// Decodes `len` bytes of UTF-8 text with `flags`. In bytes mode (neither UTF-8 flag) the
-/// bytes that are not UTF-8 are shown as `\xHH` and a backslash as `\\`.
+/// Decodes `len` bytes of UTF-8 text with the decoder that the words at `(words, words_len)`
+/// name (`"lenient plus utf8=lossy"`, docs/WORDS.md). In bytes mode (`utf8=bytes`, the
+/// default) the bytes that are not UTF-8 are shown as `\xHH` and a backslash as `\\`. Bad
+/// words are an error at offset 0 with the parser's message.
 ///
 /// # Safety
 ///
-/// `ptr` holds `len` bytes (any pointer when `len` is 0).
+/// `ptr` holds `len` bytes and `words` `words_len` bytes (any pointer for a length of 0).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn pe_decode(ptr: *const u8, len: usize, flags: u32) -> i32 {
+pub unsafe extern "C" fn pe_decode(ptr: *const u8, len: usize, words: *const u8, words_len: usize) -> i32 {
     // SAFETY: the caller's promise.
     let input = unsafe { bytes(ptr, len) };
-    let dec = match flags::decoder(&DECODE_FLAGS, flags) {
+    // SAFETY: the caller's promise.
+    let dec: pctenc::Decoder = match unsafe { parse_words(words, words_len) } {
         Ok(dec) => dec,
-        Err(e) => return invalid(0, &e.to_string()),
+        Err(message) => return invalid(0, &message),
     };
     match dec.decode(input) {
         Ok(out) if dec.utf8_value() == Utf8Mode::Bytes => ok(show_bytes(&out).as_bytes()),
@@ -343,10 +345,9 @@ mod tests {
         })
     }
 
-    fn encode(text: &[u16], set: &str, flags: u32) -> (i32, String, usize) {
-        let set = NAMED.iter().position(|n| n.name == set).unwrap() as u32;
-        // SAFETY: `text` is a slice of units.
-        let status = unsafe { pe_encode(text.as_ptr(), text.len(), set, flags) };
+    fn encode(text: &[u16], words: &str) -> (i32, String, usize) {
+        // SAFETY: `text` is a slice of units, `words` a string.
+        let status = unsafe { pe_encode(text.as_ptr(), text.len(), words.as_ptr(), words.len()) };
         let (out, at) = output();
         (status, out, at)
     }
@@ -354,40 +355,49 @@ mod tests {
     #[test]
     fn encodes_as_encode_uri_component() {
         let units: Vec<u16> = "Jürgen & Björk".encode_utf16().collect();
-        assert_eq!(encode(&units, "component", 0), (0, "J%C3%BCrgen%20%26%20Bj%C3%B6rk".into(), 0));
+        assert_eq!(encode(&units, "component"), (0, "J%C3%BCrgen%20%26%20Bj%C3%B6rk".into(), 0));
         let units: Vec<u16> = "-_.!~*'()".encode_utf16().collect();
-        assert_eq!(encode(&units, "component", 0).1, "-_.!~*'()");
-        let (status, message, at) = encode(&[b'a' as u16, 0xD800, b'b' as u16], "component", 0);
+        assert_eq!(encode(&units, "component").1, "-_.!~*'()");
+        let (status, message, at) = encode(&[b'a' as u16, 0xD800, b'b' as u16], "component");
         assert_eq!((status, at), (1, 1));
         assert!(message.contains("U+D800"), "{message}");
-        assert_eq!(encode(&[], "form", SPACE_AS_PLUS).0, 0);
-        assert_eq!(encode(&[], "form", 1 << 4), (1, "unknown flags 0x10".into(), 0));
+        assert_eq!(encode(&[], "form space_as_plus").0, 0);
+        let units: Vec<u16> = "a bé".encode_utf16().collect();
+        assert_eq!(encode(&units, "Path,space-as-plus,lowercase").1, "a+b%c3%a9");
+        let (status, message, at) = encode(&[], "form plus");
+        assert_eq!((status, at), (1, 0));
+        assert!(message.starts_with("unknown word `plus`"), "{message}");
+        assert!(encode(&[], "form component").1.contains("`component` contradicts `form`"));
     }
 
     #[test]
     fn decode_check_normalize_form() {
-        let run = |f: unsafe extern "C" fn(*const u8, usize, u32) -> i32, input: &[u8], flags| {
-            // SAFETY: `input` is a slice.
-            let status = unsafe { f(input.as_ptr(), input.len(), flags) };
+        let run = |f: unsafe extern "C" fn(*const u8, usize, *const u8, usize) -> i32,
+                   input: &[u8],
+                   words: &str| {
+            // SAFETY: `input` is a slice, `words` a string.
+            let status = unsafe { f(input.as_ptr(), input.len(), words.as_ptr(), words.len()) };
             (status, output())
         };
         assert_eq!(
-            run(pe_decode, b"100%zz", 0),
+            run(pe_decode, b"100%zz", ""),
             (1, ("invalid percent-escape: `%` not followed by two hex digits".into(), 3))
         );
-        assert_eq!(run(pe_decode, b"a+b%FF", PLUS), (0, ("a b\\xFF".into(), 0)));
-        assert_eq!(run(pe_decode, b"%5CxFF|%FF", 0).1.0, "\\\\xFF|\\xFF");
-        assert_eq!(run(pe_decode, b"%5C", UTF8_STRICT).1.0, "\\");
-        assert_eq!(run(pe_decode, b"a%FF", UTF8_LOSSY).1.0, "a\u{FFFD}");
-        assert_eq!(run(pe_decode, b"a%FF", UTF8_STRICT).1.1, 1);
-        assert_eq!(run(pe_decode, b"%u00E9", LEGACY_U | UTF8_STRICT).1.0, "é");
-        assert_eq!(run(pe_decode, b"%zz", LENIENT).1.0, "%zz");
-        // Strict and lossy contradict each other: refused, as the C API refuses them, and so
-        // are bits that name no option.
-        let (status, (message, _)) = run(pe_decode, b"a%FF", UTF8_STRICT | UTF8_LOSSY);
+        assert_eq!(run(pe_decode, b"a+b%FF", "plus"), (0, ("a b\\xFF".into(), 0)));
+        assert_eq!(run(pe_decode, b"%5CxFF|%FF", "strict").1.0, "\\\\xFF|\\xFF");
+        assert_eq!(run(pe_decode, b"%5C", "utf8=strict").1.0, "\\");
+        assert_eq!(run(pe_decode, b"a%FF", "lossy").1.0, "a\u{FFFD}");
+        assert_eq!(run(pe_decode, b"a%FF", "utf8=strict").1.1, 1);
+        assert_eq!(run(pe_decode, b"%u00E9", "legacy_u utf8=strict").1.0, "é");
+        assert_eq!(run(pe_decode, b"%zz", "lenient").1.0, "%zz");
+        // The core's words: `lossy` is UTF-8 only, escapes stay strict; a contradiction names
+        // both words, as on every surface.
+        assert_eq!(run(pe_decode, b"%zz%FF", "lossy").1.1, 0);
+        assert_eq!(run(pe_decode, b"%zz%FF", "lenient lossy").1.0, "%zz\u{FFFD}");
+        let (status, (message, _)) = run(pe_decode, b"a%FF", "utf8=strict, utf8=lossy");
         assert_eq!(status, 1);
-        assert!(message.contains("strict") && message.contains("lossy"), "{message}");
-        assert_eq!(run(pe_decode, b"a", 1 << 5).0, 1);
+        assert_eq!(message, "`utf8=lossy` contradicts `utf8=strict` (word at offset 13)");
+        assert_eq!(run(pe_decode, b"a", "sloppy").0, 1);
         // SAFETY: slices.
         unsafe {
             assert_eq!(pe_check(b"a b".as_ptr(), 3, 0, 0), 1);

@@ -63,21 +63,37 @@ class Pctenc {
     }
   }
 
-  // encodeURIComponent's way (UTF-16 in, a lone surrogate refused at its index) with any set.
-  encode(input, set, flags) {
-    const units = input.length;
-    const ptr = this.wasm.pe_alloc(2 * units);
-    const view = new Uint16Array(this.wasm.memory.buffer, ptr, units);
-    for (let i = 0; i < units; i++) view[i] = input.charCodeAt(i);
+  // Calls `run(ptr, len)` with `words` (ASCII) in the module's memory.
+  #withWords(words, run) {
+    const bytes = utf8.encode(words);
+    const ptr = this.wasm.pe_alloc(bytes.length);
+    new Uint8Array(this.wasm.memory.buffer, ptr, bytes.length).set(bytes);
     try {
-      return this.#result(this.wasm.pe_encode(ptr, units, set, flags), input);
+      return run(ptr, bytes.length);
     } finally {
-      this.wasm.pe_free(ptr, 2 * units);
+      this.wasm.pe_free(ptr, bytes.length);
     }
   }
 
+  // encodeURIComponent's way (UTF-16 in, a lone surrogate refused at its index) with any set.
+  // The module reads the set and options as words (docs/WORDS.md), as every surface does.
+  encode(input, set, flags) {
+    const units = input.length;
+    return this.#withWords(encodeWords(this.sets[set].name, flags), (w, wn) => {
+      const ptr = this.wasm.pe_alloc(2 * units);
+      const view = new Uint16Array(this.wasm.memory.buffer, ptr, units);
+      for (let i = 0; i < units; i++) view[i] = input.charCodeAt(i);
+      try {
+        return this.#result(this.wasm.pe_encode(ptr, units, w, wn), input);
+      } finally {
+        this.wasm.pe_free(ptr, 2 * units);
+      }
+    });
+  }
+
   decode(input, flags) {
-    return this.#withBytes(input, (p, n) => this.wasm.pe_decode(p, n, flags));
+    return this.#withWords(decodeWords(flags), (w, wn) =>
+      this.#withBytes(input, (p, n) => this.wasm.pe_decode(p, n, w, wn)));
   }
 
   check(input, set, flags) {
@@ -118,6 +134,28 @@ export function cut(text, n) {
   return text.slice(0, u >= 0xd800 && u < 0xdc00 ? n - 1 : n);
 }
 
-// The flags of web/src/lib.rs.
+// The page's options: bits of its boxes. Encoder bits are also pe_check's flags
+// (web/src/lib.rs); encode and decode send them to the module as words (docs/WORDS.md).
 export const ENCODE = { SPACE_AS_PLUS: 1, LOWERCASE: 2, KEEP_ESCAPES: 4, IRI: 8 };
 export const DECODE = { LENIENT: 1, PLUS: 2, LEGACY_U: 4, UTF8_STRICT: 8, UTF8_LOSSY: 16 };
+
+// The words of a set and encoder bits: "form space_as_plus lowercase".
+export function encodeWords(set, flags) {
+  const words = [set];
+  if (flags & ENCODE.SPACE_AS_PLUS) words.push("space_as_plus");
+  if (flags & ENCODE.LOWERCASE) words.push("lowercase");
+  if (flags & ENCODE.KEEP_ESCAPES) words.push("requote");
+  if (flags & ENCODE.IRI) words.push("iri");
+  return words.join(" ");
+}
+
+// The words of decoder bits: "lenient plus utf8=lossy"; both UTF-8 bits give both words,
+// which the parser refuses as a contradiction.
+export function decodeWords(flags) {
+  const words = [flags & DECODE.LENIENT ? "lenient" : "strict"];
+  if (flags & DECODE.PLUS) words.push("plus");
+  if (flags & DECODE.LEGACY_U) words.push("legacy_u");
+  if (flags & DECODE.UTF8_STRICT) words.push("utf8=strict");
+  if (flags & DECODE.UTF8_LOSSY) words.push("utf8=lossy");
+  return words.join(" ");
+}

@@ -6,7 +6,7 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use pctenc::charset::Charset;
 use pctenc::sets::NamedSet;
-use pctenc::{Backend, Decoder, Reject, Set, Utf8Mode};
+use pctenc::{Backend, Decoder, Encoder, Reject, Set, Utf8Mode};
 
 /// The exit statuses, the same for every command (as grep's and diff's).
 macro_rules! exit_status {
@@ -432,6 +432,13 @@ pub struct EncodeArgs {
     /// Write hex digits in lowercase (`%c3` instead of `%C3`).
     #[arg(long)]
     pub lowercase: bool,
+    /// The encoder in words, as the C API, nginx, SQL, Python and the page write it: one set
+    /// name and any of `space_as_plus`, `lowercase`, `requote`, `iri` ("form lowercase"; see
+    /// docs/WORDS.md). Instead of --set, --keep, --escape and those flags.
+    #[arg(long, value_name = "WORDS", value_parser = parse_encoder_words,
+          conflicts_with_all = ["set", "keep", "escape", "space_as_plus", "iri", "lowercase", "keep_escapes",
+                                "charset"])]
+    pub mode: Option<Encoder>,
     /// Encode every byte, line endings included, instead of each line on its own.
     #[arg(long)]
     pub binary: bool,
@@ -484,6 +491,13 @@ pub struct CheckArgs {
 
 #[derive(Debug, Args)]
 pub struct DecodeArgs {
+    /// The decoder in words, as the C API, nginx, SQL, Python and the page write it:
+    /// `strict` or `lenient`, `plus`, `utf8=bytes|strict|lossy` (`lossy` is `utf8=lossy`),
+    /// `legacy_u`, `reject_nul|controls|crlf|slashes|all`, `keep_encoded=SET` ("lenient plus
+    /// lossy"; see docs/WORDS.md). Instead of the flags that say the same.
+    #[arg(long, value_name = "WORDS", value_parser = parse_decoder_words,
+          conflicts_with_all = ["lenient", "plus", "utf8", "charset", "keep_encoded", "legacy_u", "reject"])]
+    pub mode: Option<Decoder>,
     /// Copy a `%` that does not start a valid escape as is, instead of failing.
     #[arg(long)]
     pub lenient: bool,
@@ -688,6 +702,16 @@ fn parse_seconds(value: &str) -> Result<f64, String> {
     }
 }
 
+/// `decode --mode`: the core's words (`pctenc::words`), its message as the error.
+fn parse_decoder_words(words: &str) -> Result<Decoder, String> {
+    words.parse().map_err(|e: pctenc::WordsError| e.to_string())
+}
+
+/// `encode --mode`: the core's words (`pctenc::words`), its message as the error.
+fn parse_encoder_words(words: &str) -> Result<Encoder, String> {
+    words.parse().map_err(|e: pctenc::WordsError| e.to_string())
+}
+
 fn parse_set(name: &str) -> Result<Set, String> {
     Set::by_name(name).ok_or_else(|| set_names_error(name, None))
 }
@@ -703,6 +727,9 @@ impl DecodeArgs {
     /// for. --utf8 defaults to `strict` with --charset, where the bytes must be text in that
     /// encoding, and to `bytes` without.
     pub fn decoder(&self) -> Decoder {
+        if let Some(decoder) = self.mode {
+            return decoder;
+        }
         let utf8 = match self.utf8 {
             None if self.charset.is_some() => Utf8Mode::Strict,
             None | Some(Utf8Arg::Bytes) => Utf8Mode::Bytes,

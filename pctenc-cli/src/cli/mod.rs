@@ -232,9 +232,13 @@ fn command(cli: Cli, threads: &Threads) -> Result<(), Failure> {
     match cli.command {
         Command::Encode(args) => {
             iri_needs_utf8(args.set.iri, args.charset)?;
-            let set = args.set.effective_set().map_err(Failure::Usage)?;
-            let encoder =
-                Encoder::new(set).engine(engine).lowercase(args.lowercase).keep_escapes(args.keep_escapes);
+            let encoder = match args.mode {
+                Some(encoder) => encoder.engine(engine),
+                None => {
+                    let set = args.set.effective_set().map_err(Failure::Usage)?;
+                    Encoder::new(set).engine(engine).lowercase(args.lowercase).keep_escapes(args.keep_escapes)
+                }
+            };
             let mut out = Output::open(args.io.output.as_deref())?;
             let progress = progress(&args.io.files, &out);
             let result = match args.charset {

@@ -88,6 +88,44 @@ fn decode_options() {
     assert_eq!(ok(&["decode"], b"%FF"), b"\xFF");
 }
 
+/// `--mode WORDS` is the flags in the core's words (docs/WORDS.md): the same bytes, and
+/// `lossy` is UTF-8 only; a clash of words is a usage error naming both.
+#[test]
+fn mode_words() {
+    let input = b"a+b%zz%C0%AF!";
+    assert_eq!(
+        ok(&["decode", "--mode", "lenient plus lossy"], input),
+        ok(&["decode", "--lenient", "--plus", "--utf8", "lossy"], input)
+    );
+    let (code, msg) = fails(&["decode", "--mode", "Lossy"], input);
+    assert_eq!(code, 1);
+    assert_eq!(
+        msg,
+        "pctenc: <stdin>:1:4: offset 3: invalid percent-escape: `%` not followed by two hex digits"
+    );
+    assert_eq!(
+        ok(&["decode", "--mode", "reject_all,keep_encoded=uri-reserved"], b"%2F%41"),
+        ok(&["decode", "--reject", "all", "--keep-encoded", "uri-reserved"], b"%2F%41")
+    );
+    let (code, msg) = fails_all(&["decode", "--mode", "utf8=strict utf8=lossy"], b"");
+    assert_eq!(code, 2);
+    assert!(msg.contains("`utf8=lossy` contradicts `utf8=strict` (word at offset 12)"), "{msg}");
+    let (code, msg) = fails_all(&["decode", "--mode", "plus", "--plus"], b"");
+    assert_eq!(code, 2);
+    assert!(msg.contains("cannot be used with"), "{msg}");
+
+    assert_eq!(ok(&["encode", "--mode", "form lowercase"], "a b/é\n".as_bytes()), b"a+b%2f%c3%a9\n");
+    assert_eq!(
+        ok(&["encode", "--mode", "path requote iri"], "a %41%é\n".as_bytes()),
+        ok(&["encode", "--set", "path", "--keep-escapes", "--iri"], "a %41%é\n".as_bytes())
+    );
+    let (code, msg) = fails_all(&["encode", "--mode", "form form"], b"");
+    assert_eq!(code, 2);
+    assert!(msg.contains("`form` repeats `form`"), "{msg}");
+    let (code, _) = fails_all(&["encode", "--mode", "form", "--set", "path"], b"");
+    assert_eq!(code, 2);
+}
+
 #[test]
 fn decode_errors_name_input_line_column_and_offset() {
     let (code, msg) = fails(&["decode"], b"ok\nstill ok\nbad %zz here\n");

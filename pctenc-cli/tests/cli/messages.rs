@@ -528,6 +528,7 @@ fn each_command_lists_its_own_options() {
             &[
                 &set[..],
                 &[
+                    "mode",
                     "lowercase",
                     "binary",
                     "keep-escapes",
@@ -543,6 +544,7 @@ fn each_command_lists_its_own_options() {
         (
             "decode",
             &[
+                "mode",
                 "lenient",
                 "plus",
                 "utf8",

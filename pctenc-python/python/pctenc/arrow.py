@@ -162,8 +162,9 @@ def encode(array, set="component", *, space_as_plus=False, lowercase=False, keep
 def decode(array, mode="strict"):
     """Percent-decodes every value. ``mode``: ``"strict"`` (the default: a malformed escape
     or invalid UTF-8 in a string column is an error), ``"lenient"`` (a malformed escape is
-    kept as it is), ``"plus"`` (``+`` as a space), ``"lossy"`` (invalid UTF-8 as U+FFFD), or
-    several, comma-separated (``"plus,lossy"``), as SQL's ``percent_decode`` reads them. A
+    kept as it is), ``"plus"`` (``+`` as a space), ``"lossy"`` (invalid UTF-8 as U+FFFD;
+    escapes stay strict), or several, comma-separated (``"plus,lossy"``): pctenc's decoder
+    words (docs/WORDS.md), as SQL's ``percent_decode``, nginx and the CLI's ``--mode`` read them. A
     binary column keeps any bytes.
 
     >>> import pyarrow as pa, pctenc.arrow
