@@ -62,7 +62,7 @@ expect_status 1 '(batch row 2, offset 4)' "SELECT url_decode(path) FROM '$dir/ac
 expect_status 1 'CANNOT_DECODE_URL' "SELECT url_decode(path) FROM '$dir/access.csv'"
 expect_status 2 'missing.parquet' "SELECT * FROM '$dir/missing.parquet'"
 expect_status 2 'unknown set `bogus`' "SELECT percent_encode(path, 'bogus') FROM '$dir/access.csv'"
-expect_status 2 'strict contradicts' "SELECT percent_decode(path, 'strict,lossy') FROM '$dir/access.csv'"
+expect_status 2 '`lenient` contradicts `strict`' "SELECT percent_decode(path, 'strict,lenient') FROM '$dir/access.csv'"
 expect_status 2 'Connection refused' --ballista df://127.0.0.1:1 "SELECT 1"
 out=$(sql "SHOW FUNCTIONS LIKE 'url%'")
 grep -qF 'url_decode' <<<"$out" || { echo "SHOW FUNCTIONS lacks url_decode: $out"; exit 1; }
