@@ -251,6 +251,23 @@ pub fn try_url_decode(array: &dyn Array) -> Result<ArrayRef, KernelError> {
     run(array, &UrlDecodeOp { binary: !is_utf8(array.data_type()) }, OnError::Null)
 }
 
+/// Whether the kernels take arrays of type `dt`: one of the six string and binary kinds, or
+/// a dictionary of one (what a caller checks before handing over a column).
+///
+/// ```
+/// use arrow_schema::DataType;
+///
+/// assert!(pctenc_arrow::takes(&DataType::Utf8View));
+/// assert!(pctenc_arrow::takes(&DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Binary))));
+/// assert!(!pctenc_arrow::takes(&DataType::Int64));
+/// ```
+pub fn takes(dt: &DataType) -> bool {
+    match dt {
+        DataType::Dictionary(_, values) => is_kind(values),
+        other => is_kind(other),
+    }
+}
+
 /// Runs `op` over an array of the six kinds, or a dictionary of one.
 fn run(array: &dyn Array, op: &dyn RowOp, on_error: OnError) -> Result<ArrayRef, KernelError> {
     match array.data_type() {

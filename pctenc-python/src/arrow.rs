@@ -87,12 +87,7 @@ fn column(
         }
         _ => (array, field),
     };
-    if is_kind(field.data_type()) {
-        return Ok((array, field));
-    }
-    if let DataType::Dictionary(_, values) = field.data_type()
-        && is_kind(values)
-    {
+    if pctenc_arrow::takes(field.data_type()) {
         return Ok((array, field));
     }
     Err(PyTypeError::new_err(format!(
@@ -110,18 +105,6 @@ fn type_name(data: &Bound<'_, PyAny>, dt: &DataType) -> String {
         Some(name) if !is_table(data) => name,
         _ => dt.to_string(),
     }
-}
-
-fn is_kind(dt: &DataType) -> bool {
-    matches!(
-        dt,
-        DataType::Utf8
-            | DataType::LargeUtf8
-            | DataType::Utf8View
-            | DataType::Binary
-            | DataType::LargeBinary
-            | DataType::BinaryView
-    )
 }
 
 /// Checks the layout of an array that came through the C data interface before anything
