@@ -460,13 +460,20 @@ step_python() {
   # (PCTENC_REQUIRE_ARROW makes a missing one a failure, not a skip).
   limit 900 "pip install" target/py-venv/bin/python -m pip install --quiet maturin twine \
     pytest hypothesis pyarrow polars duckdb pandas mypy
-  # The packages as they would be published: the wheel (abi3, stripped) and the sdist. (The
-  # wheel is not built from the sdist: the root manifest names benchmarks and an example
-  # that the core's package leaves out, which cargo drops and maturin's sdist keeps.)
-  local dist=target/wheels/python
+  # The packages as they would be published: the sdist, and the wheel (abi3, stripped) built
+  # from it as `pip install` of the sdist would build it, so that what the sdist leaves out
+  # fails here. Its files are touched: cargo would otherwise find the tree's build of the same
+  # relative paths fresh, and not compile the sdist's sources.
+  local dist=target/wheels/python root=$PWD target_dir unpacked
+  target_dir=$(cd "${CARGO_TARGET_DIR:-target}" && pwd -P)
   rm -rf "$dist"
-  limit 900 "maturin build" target/py-venv/bin/maturin build --release -m pctenc-python/Cargo.toml -o "$dist"
   target/py-venv/bin/maturin sdist -m pctenc-python/Cargo.toml -o "$dist"
+  unpacked=$(mktemp -d)
+  tar -xzf "$dist"/pctenc-*.tar.gz -C "$unpacked"
+  find "$unpacked" -type f -exec touch {} +
+  (cd "$unpacked"/pctenc-* && CARGO_TARGET_DIR=$target_dir \
+    limit 900 "maturin build (from the sdist)" "$root/target/py-venv/bin/maturin" build --release -o "$root/$dist")
+  rm -rf "$unpacked"
   target/py-venv/bin/python -m twine check --strict "$dist"/*
   ls -l "$dist"
   target/py-venv/bin/python -m pip install --quiet --force-reinstall --no-deps "$dist"/pctenc-*.whl
