@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
 """ngx_http_pctenc_module in a real nginx (Debian's package), on loopback, in a temporary prefix.
 
-Each directive's output is compared with the `pctenc` CLI on the same bytes: every byte value,
-random UTF-8 with escapes (broken ones too), 64 KiB values, empty values, unset variables.
-Strict errors give 400, or pass the value through or empty it, with $pctenc_error and the error
-log naming the variable and the offset; nothing carries over between requests on one keep-alive
-connection; a bad configuration fails `nginx -t` naming the directive, the file and the line.
-set-misc's set_escape_uri and set_unescape_uri run beside it on the same requests: where they
-agree by design the outputs are equal, and each difference is pinned here (and listed in
-pctenc-nginx/README.md).
+The cases of t/*.t (class Cases): each a configuration, a request and the response expected,
+in Test::Nginx's block format (t/nginx_cases.py runs them), each in an nginx of its own.
+
+Against the CLI (class Module): each directive's output is compared with the `pctenc` CLI on
+the same bytes: every byte value, random UTF-8 with escapes (broken ones too), 64 KiB values,
+empty values; strict errors with `pass` and `empty` give the CLI's kind and offset; nothing
+carries over between requests on one keep-alive connection. set-misc's set_escape_uri and
+set_unescape_uri run beside it on the same requests: where they agree by design the outputs
+are equal, and each difference is pinned here (and listed in pctenc-nginx/README.md).
 
     python3 pctenc-nginx/t/test_module.py            # builds the module and the CLI first
+    python3 pctenc-nginx/t/test_module.py Cases      # the t/*.t cases alone
     PCTENC_NGINX_VALGRIND=1 python3 pctenc-nginx/t/test_module.py Valgrind
 
 Environment: PCTENC_NGINX_MODULE (the built .so; default: run pctenc-nginx/build.sh),
 PCTENC_CLI (default target/release/pctenc, built when missing).
 """
+import glob
 import http.client
 import os
 import random
@@ -30,7 +33,10 @@ import time
 import unittest
 import urllib.parse
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import nginx_cases  # noqa: E402 (t/ is not a package)
 SETMISC = ["/usr/lib/nginx/modules/ndk_http_module.so", "/usr/lib/nginx/modules/ngx_http_set_misc_module.so"]
 SETS = ["rfc3986", "component", "uri", "form", "fragment", "query", "special-query", "path", "userinfo",
         "c0-control", "python-quote", "python-quote-plus", "go-path", "non-alphanumeric"]
@@ -107,24 +113,6 @@ def locations():
     out.append(f"location = /sm/unescape {{ {take} set_unescape_uri $out $raw; return 200 $out; }}")
     # The raw argument, as it is in the request line (set-misc's usual input).
     out.append("location = /raw/pctenc { pctenc_decode $out strict $arg_v; return 200 $out; }")
-    # Variables not set, empty values, order among `set` and `if`, a server-level step.
-    out.append("location = /unset { if ($arg_never) { set $maybe x; } "
-               "pctenc_encode $out component \"$maybe$arg_nothing$http_x_not_sent\"; return 200 \"[$out]\"; }")
-    out.append("location = /before { return 200 \"[$never_set_yet]\"; pctenc_encode $never_set_yet component x; }")
-    out.append("location = /order { set $a \"a b\"; pctenc_encode $b component $a; set $a \"$b/c\"; "
-               "pctenc_encode $c component $a; if ($c ~ %2520) { return 200 \"if:$c\"; } return 200 $c; }")
-    out.append("location = /server { return 200 $srv; }")
-    # A prefixed variable as $dst: the request's own value everywhere else stays.
-    out.append("location = /argself { pctenc_decode $arg_q lenient $arg_q; return 200 \"[$arg_q]\"; }")
-    out.append("location = /argother { return 200 \"[$arg_q]\"; }")
-    # A variable with a set handler: $args itself changes, as with `set`.
-    out.append("location = /setargs { pctenc_encode $args component \"a b&c\"; return 200 \"[$args][$query_string]\"; }")
-    # $pctenc_error through error_page's internal redirect.
-    out.append("location = /errpage { error_page 400 = /showerr; pctenc_decode $d strict $arg_q; return 200 ok; }")
-    out.append("location = /showerr { return 200 \"err=[$pctenc_error]\"; }")
-    # Two steps that pass their errors: $pctenc_error says which one failed.
-    out.append("location = /twoerr { pctenc_on_error pass; pctenc_decode $first strict $arg_a; "
-               "pctenc_decode $second strict $arg_b; return 200 \"[$pctenc_error]\"; }")
     return out
 
 
@@ -157,7 +145,6 @@ http {{
   }}
   server {{
     listen 127.0.0.1:{port};
-    pctenc_encode $srv path "/server level/";
     {body}
     {readme_example()}
   }}
@@ -317,28 +304,6 @@ class Module(unittest.TestCase):
                 code, _, _ = run_cli(self.pctenc, ["check", "--set", name], data)
                 self.assertEqual((status, body), (200, b"1" if code == 0 else b"0"), (name, data, code))
 
-    def test_errors_name_the_variable_and_offset(self):
-        status, _, _ = get(self.conn, "/d/strict/400", b"caf%zz")
-        self.assertEqual(status, 400)
-        status, body, error = get(self.conn, "/d/strict/pass", b"caf%zz")
-        self.assertEqual((status, body), (200, b"caf%zz"))
-        self.assertEqual(error, "$out: invalid percent-escape: `%` not followed by two hex digits at offset 3")
-        status, body, error = get(self.conn, "/d/rejects/empty", b"a%2Fb")
-        self.assertEqual((status, body), (200, b""))
-        self.assertTrue(error.endswith("at offset 1"), error)
-        self.assertRegex(self.nginx.error_log(), r"pctenc_decode \$out: invalid percent-escape: .* at offset 3")
-
-    def test_error_names_the_variable(self):
-        def fetch(path):
-            self.conn.request("GET", path)
-            r = self.conn.getresponse()
-            return r.status, r.read()
-        self.assertEqual(fetch("/twoerr?a=%zz&b=ok"), (200, b"[$first: invalid percent-escape: "
-                                                          b"`%` not followed by two hex digits at offset 0]"))
-        self.assertEqual(fetch("/twoerr?a=ok&b=x%4"), (200, b"[$second: truncated percent-escape: "
-                                                          b"`%` needs two hex digits at offset 1]"))
-        self.assertEqual(fetch("/twoerr?a=ok&b=ok"), (200, b"[]"))
-
     def test_nothing_carries_over_on_keep_alive(self):
         conn = self.nginx.connection()
         try:
@@ -349,7 +314,7 @@ class Module(unittest.TestCase):
         finally:
             conn.close()
 
-    def test_large_empty_and_unset_values(self):
+    def test_large_and_empty_values(self):
         rng = random.Random(7)
         big = bytes(rng.randrange(256) for _ in range(64 * 1024))
         for name in ["component", "path"]:
@@ -360,26 +325,9 @@ class Module(unittest.TestCase):
         self.assertEqual((status, body), (200, run_cli(self.pctenc, ["decode", "--plus"], text)[1]))
         self.assertEqual(get(self.conn, "/e/component/0", b""), (200, b"", ""))
         self.assertEqual(get(self.conn, "/d/strict/400", b""), (200, b"", ""))
-        self.assertEqual(get(self.conn, "/unset")[:2], (200, b"[]"))
-        # A step runs where it stands among the rewrite module's: `return` before it sees its
-        # variable not set.
-        self.assertEqual(get(self.conn, "/before")[:2], (200, b"[]"))
-        self.assertEqual(get(self.conn, "/order")[:2], (200, b"if:a%2520b%2Fc"))
-        self.assertEqual(get(self.conn, "/server")[:2], (200, b"/server%20level/"))
-
-    def test_variables_nginx_resolves_itself(self):
-        """A prefixed variable as $dst keeps the request's value elsewhere; $args is set
-        through its handler; $pctenc_error survives error_page's internal redirect."""
-        def fetch(path):
-            self.conn.request("GET", path)
-            r = self.conn.getresponse()
-            return r.status, r.read()
-        self.assertEqual(fetch("/argself?q=a%2541"), (200, b"[a%41]"))
-        self.assertEqual(fetch("/argother?q=a%2541"), (200, b"[a%2541]"))
-        self.assertEqual(fetch("/setargs?x=1"), (200, b"[a%20b%26c][a%20b%26c]"))
-        status, body = fetch("/errpage?q=a%zz")
-        self.assertEqual(status, 200)
-        self.assertEqual(body, b"err=[$d: invalid percent-escape: `%` not followed by two hex digits at offset 1]")
+        # The error log names the variable and the offset of a strict error.
+        self.assertEqual(get(self.conn, "/d/strict/400", b"caf%zz")[0], 400)
+        self.assertRegex(self.nginx.error_log(), r"pctenc_decode \$out: invalid percent-escape: .* at offset 3")
 
     def test_readme_example(self):
         """The README's location in front of a backend that echoes the request line."""
@@ -432,47 +380,21 @@ class Module(unittest.TestCase):
         self.assertTrue(error.endswith("at offset 1"), error)
 
 
-class Config(unittest.TestCase):
-    """A bad configuration fails `nginx -t`, naming the directive, the file and the line."""
+class Cases(unittest.TestCase):
+    """The cases of t/*.t, each a configuration, a request and the response expected (the
+    format of Test::Nginx, described in t/nginx_cases.py), each in an nginx of its own."""
 
-    def test_bad_configurations(self):
+    def test_cases(self):
         module = build()
-        cases = [
-            ("pctenc_encode $x nosuchset $arg_v;",
-             r'invalid "pctenc_encode": unknown word `nosuchset` .*: expected space_as_plus, .* rfc3986, component'),
-            ("pctenc_validate $x nosuchset $arg_v;", r'invalid "pctenc_validate": unknown word `nosuchset`'),
-            ("pctenc_decode $x sloppy $arg_v;", r'invalid "pctenc_decode": unknown word `sloppy` .*: expected strict'),
-            ("pctenc_decode $x strict $arg_v bogus;", r'invalid "pctenc_decode": unknown word `bogus`'),
-            # Contradictions and repeats name both words (item 1 of docs/WORDS.md).
-            ("pctenc_decode $x lossy $arg_v utf8=strict;", r'`utf8=strict` contradicts `lossy`'),
-            ("pctenc_decode $x strict $arg_v utf8=strict utf8=lossy;", r'`utf8=lossy` contradicts `utf8=strict`'),
-            ("pctenc_decode $x strict $arg_v lenient;", r'`lenient` contradicts `strict`'),
-            ("pctenc_decode $x plus $arg_v plus;", r'`plus` repeats `plus`'),
-            ("pctenc_encode $x form $arg_v space_as_plus space_as_plus;",
-             r'`space_as_plus` repeats `space_as_plus`'),
-            ("pctenc_encode $x form $arg_v component;", r'`component` contradicts `form`'),
-            ("pctenc_encode $x form $arg_v plus;", r'unknown word `plus`'),
-            # nginx's own variables that cannot be set: said so, not "duplicate variable".
-            ("pctenc_decode $uri strict $arg_v;", r'"pctenc_decode": \$uri is read-only'),
-            ("pctenc_encode $host component $arg_v;", r'"pctenc_encode": \$host is read-only'),
-            ("pctenc_encode $x component;", r'"pctenc_encode" needs a variable, a set and a value'),
-            ("pctenc_encode x component $arg_v;", r'invalid variable name "x"'),
-            ("pctenc_on_error 404;", r'invalid value "404" in "pctenc_on_error"'),
-            ("pctenc_validate $x component $arg_v lowercase;", r'invalid number of arguments in "pctenc_validate"'),
-            ("pctenc_decode $x strict;", r'invalid number of arguments in "pctenc_decode"|needs a variable, a mode'),
-        ]
-        for directive, message in cases:
-            prefix = tempfile.mkdtemp(prefix="pctenc-nginx-conf-")
-            conf = os.path.join(prefix, "nginx.conf")
-            with open(conf, "w") as f:
-                f.write(f"load_module {module};\npid {prefix}/nginx.pid;\nerror_log {prefix}/error.log;\n"
-                        f"events {{}}\nhttp {{\n  server {{\n    location / {{\n      {directive}\n    }}\n  }}\n}}\n")
-            p = subprocess.run(["nginx", "-t", "-p", prefix, "-c", conf], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-            self.assertNotEqual(p.returncode, 0, directive)
-            self.assertRegex(p.stdout, message, directive)
-            self.assertIn(f"in {conf}:8", p.stdout, directive)
-            shutil.rmtree(prefix, ignore_errors=True)
+        files = sorted(glob.glob(os.path.join(HERE, "*.t")))
+        self.assertGreater(len(files), 0)
+        ran = 0
+        for path in files:
+            for case in nginx_cases.parse(path):
+                with self.subTest(str(case)):
+                    nginx_cases.run(case, module, self)
+                    ran += 1
+        self.assertGreater(ran, 50)
 
 
 class Exports(unittest.TestCase):
