@@ -3,17 +3,21 @@
 # that each decode one query argument and encode it again (pctenc_decode strict then
 # pctenc_encode component; set_unescape_uri then set_escape_uri; and `return 200` of the raw
 # argument, the baseline), for arguments of 100 B, 1 KiB and 64 KiB. One nginx worker and one
-# wrk thread, each with a core of its own on a two-core machine. Prints a table; with
-# `--json FILE` writes the figures there (scripts/bench.sh nginx: benches/results/nginx.json).
+# wrk thread, each with a core of its own on a two-core machine. Each size runs in ROUNDS
+# rounds, the three locations one after another in an order that turns each round, and each
+# location's figure is its median: on a shared machine one wrk run of a few seconds varies by
+# a fifth or more. Prints a table; with `--json FILE` writes the figures there
+# (scripts/bench.sh nginx: benches/results/nginx.json).
 #
-#   bash pctenc-nginx/bench.sh [--json FILE] [--seconds N]
+#   bash pctenc-nginx/bench.sh [--json FILE] [--seconds N] [--rounds N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-json= seconds=5
+json= seconds=3 rounds=5
 while [ $# -gt 0 ]; do
   case $1 in
     --json) json=$2 && shift 2 ;;
     --seconds) seconds=$2 && shift 2 ;;
+    --rounds) rounds=$2 && shift 2 ;;
     *) echo "bench.sh: unknown argument $1" >&2 && exit 2 ;;
   esac
 done
@@ -63,24 +67,27 @@ EOF
 }
 
 results=$(mktemp)
+locations=(pctenc set-misc baseline)
 for size in 100 1024 65536; do
   arg=$(argument "$size")
-  for location in pctenc set-misc baseline; do
-    url="http://127.0.0.1:$port/$location?v=$arg"
-    # Each location's answer first: decoding and encoding give the argument back.
-    if [ "$location" != baseline ]; then
-      curl -sf "$url" -o "$prefix/out" && cmp -s "$prefix/out" <(printf '%s' "$arg") ||
-        echo "note: /$location's answer differs from the argument at $size B" >&2
-    fi
-    out=$(wrk -t1 -c16 -d"${seconds}s" --latency "$url")
-    rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
-    p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
-    printf '%s\t%s\t%s\t%s\n' "$size" "$location" "$rps" "$p99" | tee -a "$results"
+  # Each location's answer first: decoding and encoding give the argument back.
+  for location in pctenc set-misc; do
+    curl -sf "http://127.0.0.1:$port/$location?v=$arg" -o "$prefix/out" && cmp -s "$prefix/out" <(printf '%s' "$arg") ||
+      echo "note: /$location's answer differs from the argument at $size B" >&2
+  done
+  for ((round = 0; round < rounds; round++)); do
+    for ((i = 0; i < ${#locations[@]}; i++)); do
+      location=${locations[$(((i + round) % ${#locations[@]}))]}
+      out=$(wrk -t1 -c16 -d"${seconds}s" --latency "http://127.0.0.1:$port/$location?v=$arg")
+      rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
+      p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
+      printf '%s\t%s\t%s\t%s\n' "$size" "$location" "$rps" "$p99" | tee -a "$results"
+    done
   done
 done
 
-python3 - "$results" "${json:-}" "$(nginx -v 2>&1 | sed 's/.*nginx\///')" "$seconds" <<'EOF'
-import json, re, subprocess, sys, datetime
+python3 - "$results" "${json:-}" "$(nginx -v 2>&1 | sed 's/.*nginx\///')" "$seconds" "$rounds" <<'EOF'
+import json, re, statistics, subprocess, sys, datetime
 rows = [line.split("\t") for line in open(sys.argv[1]).read().splitlines()]
 def ms(text):
     value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
@@ -89,11 +96,17 @@ cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.start
 data = {
     "date": datetime.date.today().isoformat(), "cpu": cpu, "cores": len(re.findall(r"^processor", open("/proc/cpuinfo").read(), re.M)),
     "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE, text=True).stdout.strip(),
-    "nginx": sys.argv[3], "seconds": int(sys.argv[4]), "load": open("/proc/loadavg").read().split()[:3],
-    "results": {},
+    "nginx": sys.argv[3], "seconds": int(sys.argv[4]), "rounds": int(sys.argv[5]),
+    "load": open("/proc/loadavg").read().split()[:3], "results": {},
 }
+runs = {}
 for size, location, rps, p99 in rows:
-    data["results"].setdefault(size, {})[location] = {"requests_per_s": float(rps), "p99_ms": ms(p99)}
+    runs.setdefault(size, {}).setdefault(location, []).append((float(rps), ms(p99)))
+for size, by in runs.items():
+    for location, rs in by.items():
+        data["results"].setdefault(size, {})[location] = {
+            "requests_per_s": statistics.median(r for r, _ in rs), "p99_ms": statistics.median(p for _, p in rs),
+            "runs": [r for r, _ in rs]}
 print(f"{'size':>6} {'location':10} {'req/s':>10} {'p99 ms':>8}")
 for size, by in data["results"].items():
     for location, r in by.items():

@@ -523,6 +523,14 @@ def nginx_section(ng, run=""):
                     f"| {misc['requests_per_s']:,.0f} ({misc['p99_ms']:.2f} ms) "
                     f"| {base['requests_per_s']:,.0f} ({base['p99_ms']:.2f} ms) | {ratio:.2f}x | {goal}{met} |")
     nl = "\n"
+    # Files from before --rounds hold one run per location.
+    count = ng.get("rounds", 1)
+    rounds = "one run each" if count == 1 else (
+        f"{count} rounds, the locations in an order that turns each round, the median of each")
+    spread = ""
+    if count > 1:
+        low = min(min(r["runs"]) / max(r["runs"]) for by in ng["results"].values() for r in by.values())
+        spread = f" (the slowest run of a location was {low:.0%} of its fastest)"
     return f"""
 ## nginx module
 
@@ -532,15 +540,15 @@ def nginx_section(ng, run=""):
 `libnginx-mod-http-set-misc`) in nginx {ng['nginx']}, measured by `bash pctenc-nginx/bench.sh
 --json benches/results/nginx.json` on {ng['date']} ({ng['cpu']}, {ng['cores']} cores, commit
 {ng['commit']}, load average {' '.join(ng['load'])} when it ended): one nginx worker and `wrk -t1
--c16 -d{ng['seconds']}s` on loopback, one run each. Each location decodes one query argument and
+-c16 -d{ng['seconds']}s` on loopback, {rounds}. Each location decodes one query argument and
 encodes it again: `pctenc_decode strict` then `pctenc_encode component`; `set_unescape_uri`
 then `set_escape_uri`; and the baseline, `return 200 $arg_v`. The argument is access-log text
-(paths, words, non-ASCII), percent-encoded. Requests per second (p99 latency):
+(paths, words, non-ASCII), percent-encoded. Requests per second (p99 latency){spread}:
 
 | argument | pctenc | set-misc | baseline | pctenc / set-misc | goal |
 |---|---:|---:|---:|---:|---|
 {nl.join(rows)}
 
-One run on a shared machine: at 100 B and 1 KiB a request is mostly nginx's own work (the
-baseline shows how much), so differences there of a few per cent are within its noise.
+On a shared machine: at 100 B and 1 KiB a request is mostly nginx's own work (the baseline
+shows how much), so differences there of a few per cent are within its noise.
 """
