@@ -6,6 +6,9 @@
 # as its last line.
 #
 #   bash pctenc-nginx/build.sh            # needs: nginx-dev, a C compiler, cargo
+#   PCTENC_NGINX_FAULTS=1 bash pctenc-nginx/build.sh    # the test build whose VALUEs can make
+#                                                        # libpctenc's calls fail (t/, Faults),
+#                                                        # in target/nginx-module-faults
 #   NGINX_SRC=/path/to/nginx-1.x bash pctenc-nginx/build.sh   # any source tree, configured
 #                                                             # with the flags of the nginx
 #                                                             # that will load the module
@@ -20,7 +23,7 @@ target=${CARGO_TARGET_DIR:-$root/target}
 lib=$target/release
 
 # configure writes objs/ into the tree: work on a copy.
-build=$target/nginx-module
+build=$target/nginx-module${PCTENC_NGINX_FAULTS:+-faults}
 rm -rf "$build"
 mkdir -p "$build"
 cp -a "$src/." "$build/src"

@@ -162,6 +162,48 @@ static ngx_str_t ngx_http_pctenc_error_name = ngx_string("pctenc_error");
 static const char *ngx_http_pctenc_op_name[] = {
     "pctenc_encode", "pctenc_decode", "pctenc_normalize", "pctenc_validate"};
 
+#if (NGX_HTTP_PCTENC_FAULTS)
+
+/* Test builds only (build.sh with PCTENC_NGINX_FAULTS=1; t/test_module.py's
+ * Faults): a VALUE of "fault:CALL=N" makes libpctenc's CALL (validate,
+ * encode-size, encode, decode, normalize) return status N, and
+ * "fault:CALL=overrun" makes it report one byte more written than it was
+ * given, so that the tests reach the paths no real input reaches. */
+static pctenc_status
+ngx_http_pctenc_fault(ngx_str_t *src, const char *call, pctenc_status st,
+                      size_t size, size_t *written)
+{
+    size_t  len = ngx_strlen(call);
+    u_char *p = src->data, *end = src->data + src->len;
+
+    if ((size_t) (end - p) < sizeof("fault:") - 1 + len + 1 ||
+        ngx_strncmp(p, "fault:", sizeof("fault:") - 1) != 0) {
+        return st;
+    }
+    p += sizeof("fault:") - 1;
+    if (ngx_strncmp(p, call, len) != 0 || p[len] != '=') {
+        return st;
+    }
+    p += len + 1;
+    if ((size_t) (end - p) == sizeof("overrun") - 1 &&
+        ngx_strncmp(p, "overrun", sizeof("overrun") - 1) == 0) {
+        if (written != NULL) {
+            *written = size + 1;
+        }
+        return PCTENC_OK;
+    }
+    return (pctenc_status) ngx_atoi(p, end - p);
+}
+
+#define ngx_http_pctenc_fault_status(src, call, st, size, written) \
+    ngx_http_pctenc_fault(src, call, st, size, written)
+
+#else
+
+#define ngx_http_pctenc_fault_status(src, call, st, size, written) (st)
+
+#endif
+
 /* Logs an unexpected status of libpctenc by name, with the directive's file and
  * line. */
 static void
@@ -227,6 +269,7 @@ ngx_http_pctenc_run(ngx_http_request_t *r, ngx_http_pctenc_step_t *step,
     switch (step->op) {
     case PCTENC_OP_VALIDATE:
         st = pctenc_validate(step->enc, src->data, src->len, NULL);
+        st = ngx_http_pctenc_fault_status(src, "validate", st, 0, NULL);
         if (st != PCTENC_OK && st != PCTENC_INVALID_INPUT) {
             ngx_http_pctenc_log_status(r, step, "pctenc_validate", st);
             return NGX_ERROR;
@@ -240,6 +283,7 @@ ngx_http_pctenc_run(ngx_http_request_t *r, ngx_http_pctenc_step_t *step,
          * it needs. */
         st =
             pctenc_encode(step->enc, src->data, src->len, NULL, 0, &size, NULL);
+        st = ngx_http_pctenc_fault_status(src, "encode-size", st, 0, NULL);
         if (st != PCTENC_OK && st != PCTENC_BUFFER_TOO_SMALL) {
             ngx_http_pctenc_log_status(r, step, "pctenc_encode (size)", st);
             return NGX_ERROR;
@@ -277,10 +321,12 @@ ngx_http_pctenc_run(ngx_http_request_t *r, ngx_http_pctenc_step_t *step,
     case PCTENC_OP_ENCODE:
         st = pctenc_encode(step->enc, src->data, src->len, out->data, size,
                            &written, &err);
+        st = ngx_http_pctenc_fault_status(src, "encode", st, size, &written);
         break;
     case PCTENC_OP_DECODE:
         st = pctenc_decode(step->dec, src->data, src->len, out->data, size,
                            &written, &err);
+        st = ngx_http_pctenc_fault_status(src, "decode", st, size, &written);
         if (st == PCTENC_INVALID_INPUT) {
             ngx_http_pctenc_fail(r, step, &err);
             return NGX_DECLINED;
@@ -289,6 +335,7 @@ ngx_http_pctenc_run(ngx_http_request_t *r, ngx_http_pctenc_step_t *step,
     default:
         st = pctenc_normalize(src->data, src->len, out->data, size, &written,
                               &err);
+        st = ngx_http_pctenc_fault_status(src, "normalize", st, size, &written);
         break;
     }
     if (st != PCTENC_OK) {

@@ -422,11 +422,13 @@ step_oracle() {
 step_nginx() {
   lane_b
   need_packages
-  local module
+  local module faults
   module=$(bash pctenc-nginx/build.sh | tail -n 1)
+  # The test build whose values can make libpctenc's calls fail (the Faults tests).
+  faults=$(PCTENC_NGINX_FAULTS=1 bash pctenc-nginx/build.sh | tail -n 1)
   cargo build --release --bin pctenc
-  PCTENC_NGINX_MODULE=$module PCTENC_CLI=$CARGO_TARGET_DIR/release/pctenc PCTENC_NGINX_VALGRIND=1 \
-    limit 600 "nginx module tests" python3 pctenc-nginx/t/test_module.py
+  PCTENC_NGINX_MODULE=$module PCTENC_NGINX_FAULT_MODULE=$faults PCTENC_CLI=$CARGO_TARGET_DIR/release/pctenc \
+    PCTENC_NGINX_VALGRIND=1 limit 600 "nginx module tests" python3 pctenc-nginx/t/test_module.py
   # The words of docs/WORDS.md on the same hostile inputs through the CLI, the C API and nginx
   # (Rust and SQL read the same file in their tests, Python in the python step).
   PCTENC_NGINX_MODULE=$module PCTENC_CLI=$CARGO_TARGET_DIR/release/pctenc \

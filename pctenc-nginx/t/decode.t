@@ -174,3 +174,17 @@ GET /t?v=a%2fb%3Fc%41
 GET /t?v=a+%zz
 --- response_body chomp
 [a %zz]
+
+=== TEST 16: a value that looks like the test build's fault hook is only a value here
+--- config
+    location = /t {
+        pctenc_encode $out component $arg_v;
+        pctenc_decode $back strict $out;
+        return 200 "[$out][$back]";
+    }
+--- request
+GET /t?v=fault:encode=4
+--- response_body chomp
+[fault%3Aencode%3D4][fault:encode=4]
+--- no_error_log
+[alert]

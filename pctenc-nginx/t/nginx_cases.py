@@ -122,9 +122,16 @@ def request_target(text):
     return method, uri
 
 
+class Ran:
+    """What a case left: the configuration's path and text, and the error log."""
+
+    def __init__(self, conf, conf_text, log):
+        self.conf, self.conf_text, self.log = conf, conf_text, log
+
+
 def run(case, module, test):
     """Runs `case` in an nginx with `module` loaded; `test` is the unittest.TestCase that
-    asserts."""
+    asserts. Returns a Ran."""
     prefix = tempfile.mkdtemp(prefix="pctenc-nginx-case-")
     try:
         os.mkdir(os.path.join(prefix, "tmp"))
@@ -154,7 +161,7 @@ def run(case, module, test):
             for want in case.get("error_log").splitlines():
                 if want.strip():
                     test.assertIn(want.strip(), p.stdout, str(case))
-            return
+            return Ran(conf, conf_text, p.stdout)
 
         p = subprocess.run(["nginx", "-p", prefix, "-c", conf], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True)
@@ -210,5 +217,6 @@ def run(case, module, test):
         for unwanted in case.get("no_error_log").splitlines():
             if unwanted.strip():
                 test.assertNotIn(unwanted.strip(), log, str(case))
+        return Ran(conf, conf_text, log)
     finally:
         shutil.rmtree(prefix, ignore_errors=True)

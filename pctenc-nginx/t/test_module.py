@@ -15,7 +15,11 @@ are equal, and each difference is pinned here (and listed in pctenc-nginx/README
     python3 pctenc-nginx/t/test_module.py Cases      # the t/*.t cases alone
     PCTENC_NGINX_VALGRIND=1 python3 pctenc-nginx/t/test_module.py Valgrind
 
+Faults: the test build (PCTENC_NGINX_FAULTS=1 build.sh), whose values can make libpctenc's
+calls fail, for the paths no real input reaches.
+
 Environment: PCTENC_NGINX_MODULE (the built .so; default: run pctenc-nginx/build.sh),
+PCTENC_NGINX_FAULT_MODULE (the test build; default: run build.sh with PCTENC_NGINX_FAULTS=1),
 PCTENC_CLI (default target/release/pctenc, built when missing).
 """
 import glob
@@ -397,6 +401,54 @@ class Cases(unittest.TestCase):
         self.assertGreater(ran, 50)
 
 
+class Faults(unittest.TestCase):
+    """What no real input reaches: libpctenc returning a status the module does not expect, or
+    reporting more bytes written than it was given. The test build (PCTENC_NGINX_FAULTS=1,
+    ngx_http_pctenc_fault) makes a VALUE of `fault:CALL=N` do that; each must end the request
+    with 500 and log an alert naming the directive's variable, file and line, the call and the
+    status by name."""
+
+    def test_unexpected_statuses(self):
+        module = os.environ.get("PCTENC_NGINX_FAULT_MODULE") or subprocess.run(
+            ["bash", os.path.join(ROOT, "pctenc-nginx/build.sh")], check=True, stdout=subprocess.PIPE, text=True,
+            env=dict(os.environ, PCTENC_NGINX_FAULTS="1")).stdout.strip().splitlines()[-1]
+        steps = {"validate": "pctenc_validate $out component $arg_v;",
+                 "encode": "pctenc_encode $out component $arg_v;",
+                 "decode": "pctenc_decode $out strict $arg_v;",
+                 "normalize": "pctenc_normalize $out $arg_v;"}
+        cases = [
+            ("validate", "validate=4", "pctenc_validate $out in {conf}:{line}: pctenc_validate: internal error"),
+            ("validate", "validate=3", "pctenc_validate $out in {conf}:{line}: pctenc_validate: bad argument"),
+            ("encode", "encode-size=5", "pctenc_encode $out in {conf}:{line}: pctenc_encode (size): out of memory"),
+            ("encode", "encode=6", "pctenc_encode $out in {conf}:{line}: pctenc_encode: stopped by the callback"),
+            ("encode", "encode=2", "pctenc_encode $out in {conf}:{line}: pctenc_encode: output buffer too small"),
+            ("encode", "encode=overrun", "pctenc_encode $out in {conf}:{line}: {over} bytes written in {size}"),
+            ("decode", "decode=4", "pctenc_decode $out in {conf}:{line}: pctenc_decode: internal error"),
+            ("decode", "decode=99", "pctenc_decode $out in {conf}:{line}: pctenc_decode: "),
+            ("decode", "decode=overrun", "pctenc_decode $out in {conf}:{line}: {over} bytes written in {size}"),
+            ("normalize", "normalize=5", "pctenc_normalize $out in {conf}:{line}: pctenc_normalize: out of memory"),
+            ("normalize", "normalize=overrun", "pctenc_normalize $out in {conf}:{line}: {over} bytes written in {size}"),
+        ]
+        for op, fault, message in cases:
+            with self.subTest(fault):
+                value = f"fault:{fault}"
+                case = nginx_cases.Case(__file__, 0, fault)
+                case.sections = {"config": f"    location = /t {{\n        {steps[op]}\n        return 200 \"[$out]\";\n"
+                                           f"    }}\n",
+                                 "request": f"GET /t?v={value}", "error_code": "500"}
+                ran = nginx_cases.run(case, module, self)
+                # The directive's own line in the configuration nginx read.
+                line = ran.conf_text.splitlines().index(f"        {steps[op]}") + 1
+                # What the call was given: the encoded length (component keeps these), or the
+                # value's length.
+                size = len(urllib.parse.quote(value, safe="-_.!~*'()")) if op == "encode" else len(value)
+                want = message.format(conf=ran.conf, line=line, over=size + 1, size=size)
+                self.assertIn("[alert]", ran.log)
+                self.assertIn(want, ran.log)
+                self.assertNotIn("could not be evaluated", ran.log)
+                self.assertNotIn("no memory", ran.log)
+
+
 class Exports(unittest.TestCase):
     """The .so exports nginx's entry points only: nginx loads modules with RTLD_GLOBAL, so an
     exported pctenc_* (or Rust std) symbol could be interposed by another module, a second
@@ -410,6 +462,10 @@ class Exports(unittest.TestCase):
         self.assertEqual(symbols("--defined-only"), ["ngx_module_names", "ngx_module_order", "ngx_modules"])
         # The calls into libpctenc bind inside the module: none goes through the dynamic linker.
         self.assertEqual([s for s in symbols("--undefined-only") if "pctenc" in s or s.startswith("_ZN")], [])
+        # The test build's fault hook is not in it.
+        local = subprocess.run(["nm", module], check=True, stdout=subprocess.PIPE, text=True).stdout
+        self.assertIn("ngx_http_pctenc_code", local)
+        self.assertNotIn("ngx_http_pctenc_fault", local)
 
 
 class Valgrind(unittest.TestCase):
