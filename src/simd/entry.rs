@@ -279,6 +279,44 @@ macro_rules! backend {
             // SAFETY: the features are available (caller).
             unsafe { $crate::simd::generic::decode::escape_run::<$kernel>(input, out) }
         }
+
+        /// The encoder's block loop for one set (`COMPONENT`, no space as `+`), for the static
+        /// estimate of its speed (`scripts/mca.py`): a function of its own with a plain symbol
+        /// name, `pctenc_mca_encode_` and the kernel's, in which the branches on the set's
+        /// options fold away. Only under `--cfg pctenc_mca`, which no other build sets.
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        #[cfg(pctenc_mca)]
+        $(#[target_feature(enable = $feature)])+
+        #[inline(never)]
+        #[unsafe(export_name = concat!("pctenc_mca_encode_", stringify!($kernel)))]
+        unsafe fn mca_encode(
+            input: &[u8],
+            out: &mut [core::mem::MaybeUninit<u8>],
+        ) -> Result<usize, $crate::kernel_io::Partial> {
+            let set = &$crate::sets::COMPONENT;
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::encode::encode::<$kernel>(input, set, $crate::hex::UPPER, out) }
+        }
+
+        /// The decoder's block loop, strict and without `+` as space, as [`mca_encode`] is
+        /// the encoder's: `pctenc_mca_decode_` and the kernel's name.
+        ///
+        /// # Safety
+        /// As for [`count_escapes`].
+        #[cfg(pctenc_mca)]
+        $(#[target_feature(enable = $feature)])+
+        #[inline(never)]
+        #[unsafe(export_name = concat!("pctenc_mca_decode_", stringify!($kernel)))]
+        unsafe fn mca_decode(
+            input: &[u8],
+            out: &mut [core::mem::MaybeUninit<u8>],
+        ) -> Result<$crate::kernel_io::Step, $crate::error::DecodeError> {
+            let rules = $crate::kernel_io::Rules::basic(false, false);
+            // SAFETY: the features are available (caller).
+            unsafe { $crate::simd::generic::decode::decode::<$kernel>(input, out, rules, true, decode_escape_run) }
+        }
     };
 }
 pub(crate) use backend;

@@ -44,6 +44,7 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
     // The step from block to block is fixed, so the loads do not wait on the data.
     let mut skip = 0u64;
     while read + K::BYTES + 2 <= input.len() && out.len() - written >= room {
+        mca!("BEGIN decode");
         // SAFETY: `read + BYTES + 2 <= input.len()`.
         let src = unsafe { input.as_ptr().add(read) };
         // SAFETY: as above.
@@ -107,6 +108,7 @@ pub(crate) unsafe fn decode<K: DecodeKernel>(
         // The digits of a `%` in the last two lanes (decoded here) open the next block.
         let tail = pct >> (K::BYTES - 2) & 0b11;
         skip = tail | tail >> 1;
+        mca!("END decode");
         // A block made up entirely of escapes is most likely inside a run of them (text in
         // another script): decode the rest of the run a group of escapes at a time, and go
         // on with the blocks after it. (A rejected byte needs the block path's check.)

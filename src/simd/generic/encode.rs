@@ -185,6 +185,7 @@ pub(crate) unsafe fn encode<K: Kernel>(
     let mut scratch = [0u8; SCRATCH];
     let (mut at, mut written) = (0, 0);
     while at + K::BYTES <= input.len() {
+        mca!("BEGIN encode");
         // SAFETY: `at + BYTES <= input.len()`.
         let src = unsafe { input.as_ptr().add(at) };
         // SAFETY: as above.
@@ -224,6 +225,7 @@ pub(crate) unsafe fn encode<K: Kernel>(
         if out.len() - written >= roomy {
             // SAFETY: `out` has room for the block's output and its slack.
             written += unsafe { K::emit(&p, src, escaped, plus, out.as_mut_ptr().cast::<u8>().add(written)) };
+            mca!("END encode");
         } else if K::EXACT {
             // Near the end of `out`: stores of exactly the output, straight into it.
             // SAFETY: `BYTES` readable bytes at `src`.
