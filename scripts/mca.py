@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""A static estimate of the block loops' speed: llvm-mca on the encoder's and decoder's loop
+bodies, NEON (aarch64) and AVX2 (x86_64), written into docs/ALGORITHMS.md.
+
+    python3 scripts/mca.py            # build, estimate, rewrite the table in ALGORITHMS.md
+    python3 scripts/mca.py --print    # the table on stdout, ALGORITHMS.md left as it is
+    python3 scripts/mca.py --show encode-neon   # also the loop body's instructions
+    bash scripts/bench.sh mca         # the same as the first
+
+Why not only benchmarks: this machine has no aarch64 CPU, and a model says which pipe a loop
+waits on. It is an estimate, not a measurement: llvm-mca knows neither the caches nor the
+branch predictor nor the store buffer, and each CPU's model is only as good as LLVM's
+scheduling tables for it (LLVM 14, Debian's `llvm`, uses the Cortex-A57 model for every
+Neoverse core and the Cyclone model for Apple's: the table names the model each `-mcpu`
+gets). Where a newer `llvm-mca-N` is installed, the newest is taken (`--mca` to choose).
+
+How the loop bodies are found. The library is built with `--cfg pctenc_mca` (no other build
+sets it), for `aarch64-unknown-linux-gnu` and `x86_64-unknown-linux-gnu`, as assembly. Under
+that cfg, `src/simd/generic/mod.rs`'s `mca!` puts an `LLVM-MCA-BEGIN name` comment at the
+top of the encoder's and the decoder's block loops and an `LLVM-MCA-END name` comment where a
+block with escapes has been written, and each backend (`backend!` in `src/simd/entry.rs`)
+has both loops compiled for one set (`COMPONENT`, no space as `+`) and the strict rules,
+as the functions `pctenc_mca_{encode,decode}_KERNEL` (`Neon`, `Avx2`), so that the branches
+on those options fold away.
+The markers are `asm!` comments with no instructions, which LLVM keeps in their place
+among the loop's side effects: the estimate's loop may be laid out and scheduled a little
+differently from the shipped one.
+
+The text between the markers is not the loop body: LLVM lays out the blocks as it likes, and
+the other paths (a block to copy, the end of the output) sit among them. So this script
+follows the function's branches from BEGIN. Of the paths to an END that call no function, it
+takes the one with the most vector instructions (the block with escapes that takes the most
+work: on NEON a mixed block, not one made of escapes only, which `st3` writes) and of those
+the shortest (no detour through a test the block does not need), then the shortest path from
+that END back to BEGIN (the loop's step and test). Those instructions, branches included, in
+that order, are one iteration for llvm-mca (`-iterations=100`); cycles per iteration are its
+total cycles over 100, scaled to 64 input bytes (NEON blocks are 16 bytes, AVX2 blocks 32).
+`--show` prints them, to check the path against the assembly.
+"""
+import argparse
+import collections
+import datetime
+import glob
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+DOC = REPO / "docs" / "ALGORITHMS.md"
+BEGIN, END = "<!-- mca: begin -->", "<!-- mca: end -->"
+
+# (kernel, rust target, llvm-mca triple, block bytes, CPUs asked for)
+BACKENDS = [
+    ("Neon", "aarch64-unknown-linux-gnu", "aarch64", 16, ["neoverse-n1", "neoverse-v2", "apple-m1"]),
+    ("Avx2", "x86_64-unknown-linux-gnu", "x86_64", 32, ["znver3", "znver4"]),
+]
+LOOPS = ["encode", "decode"]
+ITERATIONS = 100
+
+
+def find_mca():
+    """The newest `llvm-mca-N` on PATH, else `llvm-mca`."""
+    found = []
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        for path in glob.glob(os.path.join(d, "llvm-mca-*")):
+            m = re.fullmatch(r"llvm-mca-(\d+)", os.path.basename(path))
+            if m and os.access(path, os.X_OK):
+                found.append((int(m.group(1)), path))
+    if found:
+        return max(found)[1]
+    return shutil.which("llvm-mca") or sys.exit("mca.py: no llvm-mca (Debian: apt-get install llvm)")
+
+
+def build(target):
+    """Builds the library's assembly for `target` with the markers; its path."""
+    target_dir = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    env = dict(os.environ, RUSTFLAGS="--cfg pctenc_mca")
+    cmd = ["cargo", "rustc", "-q", "-p", "pctenc", "--lib", "--release", "--target", target,
+           "--", "--emit", "asm", "-C", "codegen-units=1"]
+    subprocess.run(cmd, cwd=REPO, env=env, check=True)
+    files = glob.glob(str(target_dir / target / "release" / "deps" / "pctenc-*.s"))
+    if not files:
+        sys.exit(f"mca.py: no assembly for {target} under {target_dir}")
+    return max(files, key=os.path.getmtime)
+
+
+def function(asm, name):
+    """The lines of function `name` in the assembly text."""
+    lines = asm.splitlines()
+    try:
+        start = lines.index(f"{name}:")
+    except ValueError:
+        sys.exit(f"mca.py: no function {name} in the assembly (built without --cfg pctenc_mca?)")
+    out = []
+    for line in lines[start + 1:]:
+        if line.startswith(".Lfunc_end"):
+            break
+        out.append(line)
+    return out
+
+
+LABEL = re.compile(r"^([.\w$]+):")
+
+
+def parse(lines, arch):
+    """Instructions (mnemonic, text), labels (name -> index) and markers (index, kind, name):
+    an index is where the next instruction goes."""
+    insts, labels, markers = [], {}, []
+    comment = "//" if arch == "aarch64" else "#"
+    for raw in lines:
+        line = raw.strip()
+        m = re.search(r"LLVM-MCA-(BEGIN|END)\s+(\S+)", line)
+        if m:
+            markers.append((len(insts), m.group(1), m.group(2)))
+            continue
+        m = LABEL.match(line)
+        if m:
+            labels[m.group(1)] = len(insts)
+            continue
+        if not line or line.startswith(comment) or line.startswith("."):
+            continue
+        line = line.split(comment)[0].strip()
+        insts.append((line.split()[0], line))
+    return insts, labels, markers
+
+
+def flow(mnemonic, text, arch):
+    """(falls through, branch target or None, is a call) of one instruction."""
+    ops = text.split(None, 1)[1] if " " in text or "\t" in text else ""
+    last = ops.split(",")[-1].strip() if ops else ""
+    if arch == "aarch64":
+        if mnemonic == "ret" or mnemonic == "br":
+            return False, None, False
+        if mnemonic == "b":
+            return False, last, False
+        if mnemonic.startswith("b.") or mnemonic in ("cbz", "cbnz", "tbz", "tbnz"):
+            return True, last, False
+        return True, None, mnemonic in ("bl", "blr")
+    if mnemonic.startswith("ret") or mnemonic == "ud2":
+        return False, None, False
+    if mnemonic == "jmp":
+        return False, (last if last.startswith(".") else None), False
+    if mnemonic.startswith("j"):
+        return True, last, False
+    return True, None, mnemonic.startswith("call")
+
+
+def successors(insts, labels, i, arch):
+    falls, target, _ = flow(*insts[i], arch)
+    out = []
+    if falls and i + 1 < len(insts):
+        out.append(i + 1)
+    if target is not None and target in labels:
+        out.append(labels[target])
+    return out
+
+
+# An instruction that reads or writes a vector register.
+VECTOR = {"aarch64": re.compile(r"\b(v\d+|[qdsbh]\d+)\b"), "x86_64": re.compile(r"%[xyz]mm\d+")}
+
+
+def loop_body(insts, labels, markers, name, arch):
+    """The instructions of one iteration: of the paths from BEGIN to an END that call no
+    function, the one with the most vector instructions and of those the shortest; then the
+    shortest path from that END back to BEGIN."""
+    begins = [at for at, kind, n in markers if kind == "BEGIN" and n == name]
+    ends = {at for at, kind, n in markers if kind == "END" and n == name}
+    if len(begins) != 1 or not ends:
+        sys.exit(f"mca.py: {name}: {len(begins)} BEGIN and {len(ends)} END markers, want 1 and 1 or more")
+    begin = begins[0]
+    calls = {i for i, inst in enumerate(insts) if flow(*inst, arch)[2]}
+    vector = [bool(VECTOR[arch].search(text)) for _, text in insts]
+    # The nodes are positions (instruction indices); an END marker at position `e` is reached
+    # on the way from `e - 1` to `e`, i.e. when position `e` is entered in order. A path is
+    # a list of positions.
+    n = len(insts)
+    succ = [successors(insts, labels, i, arch) for i in range(n)]
+    # Positions from which an END is reachable without passing BEGIN or a call.
+    pred = [[] for _ in range(n + 1)]
+    for i in range(n):
+        for j in succ[i]:
+            pred[j].append(i)
+    useful, stack = set(), []
+    for e in ends:
+        # A position `i` with `i + 1 == e` that falls through reaches the END.
+        for i in pred[e]:
+            if i + 1 == e and i not in useful and i not in calls:
+                useful.add(i)
+                stack.append(i)
+    while stack:
+        j = stack.pop()
+        if j == begin:
+            continue
+        for i in pred[j]:
+            if i not in useful and i not in calls:
+                useful.add(i)
+                stack.append(i)
+    if begin not in useful:
+        sys.exit(f"mca.py: {name}: no call-free path from BEGIN to END")
+    best, count = None, 0
+
+    def walk(i, path, seen):
+        nonlocal best, count
+        path.append(i)
+        seen.add(i)
+        for j in succ[i]:
+            if j in ends and j == i + 1:
+                count += 1
+                if count > 100000:
+                    sys.exit(f"mca.py: {name}: too many paths from BEGIN to END")
+                score = (sum(vector[p] for p in path), -len(path))
+                if best is None or score > best[0]:
+                    best = (score, list(path), j)
+            if j in useful and j not in seen and j != begin:
+                walk(j, path, seen)
+        path.pop()
+        seen.discard(i)
+
+    sys.setrecursionlimit(100000)
+    walk(begin, [], set())
+    _, forward, end = best
+    # Back to BEGIN, fewest instructions first (a breadth-first search).
+    prev, queue = {end: None}, collections.deque([end])
+    while queue:
+        i = queue.popleft()
+        if i == begin:
+            break
+        for j in succ[i] if i < n else []:
+            if j not in prev:
+                prev[j] = i
+                queue.append(j)
+    else:
+        sys.exit(f"mca.py: {name}: no way back from END to BEGIN")
+    back, i = [], prev[begin]
+    while i is not None:
+        back.append(i)
+        i = prev[i]
+    return [insts[i][1] for i in forward + back[::-1]]
+
+
+def run_mca(mca, triple, cpu, body):
+    """(instructions, total cycles, scheduling model's resource prefix) or the reason not."""
+    res = subprocess.run([mca, f"-mtriple={triple}", f"-mcpu={cpu}", f"-iterations={ITERATIONS}"],
+                         input="\n".join(body) + "\n", capture_output=True, text=True)
+    if "is not a recognized processor" in res.stderr:
+        return "not a processor this LLVM knows"
+    if res.returncode != 0:
+        return "llvm-mca failed: " + res.stderr.strip().splitlines()[0]
+    insts = int(re.search(r"^Instructions:\s+(\d+)", res.stdout, re.M).group(1))
+    cycles = int(re.search(r"^Total Cycles:\s+(\d+)", res.stdout, re.M).group(1))
+    resources = re.search(r"^Resources:\n\[[\d.]+\]\s+- (\S+)", res.stdout, re.M)
+    first = resources.group(1) if resources else "?"
+    model = next((name for prefix, name in MODELS if first.startswith(prefix)), first)
+    return insts // ITERATIONS, cycles / ITERATIONS, model
+
+
+def fill(text):
+    """`text` wrapped as the docs' prose is."""
+    return textwrap.fill(text, width=92, break_on_hyphens=False)
+
+
+# The scheduling model a CPU gets, from its first resource's name in llvm-mca's report.
+MODELS = [("A57", "Cortex-A57"), ("Cy", "Cyclone"), ("N1", "Neoverse N1"), ("N2", "Neoverse N2"),
+          ("V1", "Neoverse V1"), ("V2", "Neoverse V2"), ("Zn4", "Zen 4"), ("Zn3", "Zen 3"),
+          ("Zn2", "Zen 2"), ("Zn", "Zen")]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--print", action="store_true", help="print the table, do not write the doc")
+    ap.add_argument("--show", action="append", default=[], metavar="LOOP-BACKEND",
+                    help="print the loop body fed to llvm-mca, e.g. encode-avx2")
+    ap.add_argument("--mca", help="the llvm-mca binary (default: the newest on PATH)")
+    args = ap.parse_args()
+    mca = args.mca or find_mca()
+    version = re.search(r"LLVM version (\S+)", subprocess.run([mca, "--version"], capture_output=True,
+                                                              text=True).stdout).group(1)
+    rows, missing = [], []
+    for backend, target, triple, block, cpus in BACKENDS:
+        print(f"mca.py: building {target}", file=sys.stderr)
+        asm = pathlib.Path(build(target)).read_text()
+        for loop in LOOPS:
+            symbol = f"pctenc_mca_{loop}_{backend}"
+            insts, labels, markers = parse(function(asm, symbol), triple)
+            body = loop_body(insts, labels, markers, loop, triple)
+            if f"{loop}-{backend.lower()}" in args.show:
+                print(f"## {loop}-{backend} ({len(body)} instructions)\n" + "\n".join(body) + "\n")
+            for cpu in cpus:
+                got = run_mca(mca, triple, cpu, body)
+                if isinstance(got, str):
+                    missing.append(f"`{cpu}` ({got})")
+                    continue
+                n, cycles, model = got
+                rows.append((loop, backend, block, cpu, model, n, cycles))
+    missing = sorted(set(missing))
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                          text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "src", "Cargo.toml"], cwd=REPO,
+                           capture_output=True, text=True).stdout.strip()
+    commit = f"{head}" + (" with uncommitted changes" if dirty else "")
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    out = [
+        fill(f"Static estimate, not a measurement: `llvm-mca` {version}, `-iterations={ITERATIONS}`, "
+        f"on the loop body of a block with escapes (set `COMPONENT`, strict decoding), commit "
+        f"{commit}, {date}. Regenerate with `bash scripts/bench.sh mca`."),
+        "",
+        "| Loop | Kernel (block) | `-mcpu` | LLVM's model | Instructions per block "
+        "| Cycles per block | Cycles per 64 B |",
+        "|---|---|---|---|--:|--:|--:|",
+    ]
+    for loop, backend, block, cpu, model, n, cycles in rows:
+        out.append(f"| {loop} | {backend.upper()} ({block} B) | `{cpu}` | {model} | {n} "
+                   f"| {cycles:.1f} | {cycles * 64 / block:.1f} |")
+    if missing:
+        out += ["", fill(f"Not estimated: {', '.join(missing)}.")]
+    table = "\n".join(out)
+    if args.print:
+        print(table)
+        return
+    doc = DOC.read_text()
+    if BEGIN not in doc or END not in doc:
+        sys.exit(f"mca.py: {DOC} has no {BEGIN} ... {END}")
+    before, rest = doc.split(BEGIN, 1)
+    after = rest.split(END, 1)[1]
+    DOC.write_text(f"{before}{BEGIN}\n{table}\n{END}{after}")
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
