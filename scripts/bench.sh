@@ -20,6 +20,8 @@
 #   arrow            pctenc-arrow/bench.sh: the Arrow kernels on each array kind, 1 and 2 threads
 #   datafusion       pctenc-datafusion/bench.sh: the SQL functions against datafusion-spark
 #   nginx            pctenc-nginx/bench.sh: the nginx module against set-misc, under wrk
+#   mca              scripts/mca.py: llvm-mca's static estimate of the NEON and AVX2 block
+#                    loops, the table in docs/ALGORITHMS.md (a build, no run: any machine)
 #
 # Criterion options can follow `--`, e.g. `bash scripts/bench.sh encode -- --measurement-time 5`;
 # the defaults are `--warm-up-time 1 --measurement-time 2` for the full run and
@@ -33,8 +35,8 @@ groups=() opts=()
 while [ $# -gt 0 ]; do
   case $1 in
     --) shift && opts=("$@") && break ;;
-    list) sed -n '/^#   encode/,/^#   nginx/p' "$0" | sed 's/^# \{0,3\}//' && exit 0 ;;
-    encode | decode | short | parallel | charset | capi | python | arrow | datafusion | nginx) groups+=("$1") ;;
+    list) sed -n '/^#   encode/,/^#   mca/{p;/^#   mca/{n;p}}' "$0" | sed 's/^# \{0,3\}//' && exit 0 ;;
+    encode | decode | short | parallel | charset | capi | python | arrow | datafusion | nginx | mca) groups+=("$1") ;;
     -*) opts=("$@") && break ;; # criterion options without `--`, as before groups existed
     *) echo "bench.sh: no group \"$1\" (bash scripts/bench.sh list)" >&2 && exit 2 ;;
   esac
@@ -53,7 +55,8 @@ report() { python3 scripts/bench-report.py "$@"; }
 
 for group in "${groups[@]}"; do
   printf '\n==> %s (%s)\n' "$group" "$(date -u +%H:%M:%S)"
-  report machine --group "$group" >/dev/null
+  # (The estimate is no run on this machine: nothing to record.)
+  [ "$group" = mca ] || report machine --group "$group" >/dev/null
   case $group in
     encode | decode | parallel)
       rm -rf target/criterion # only this run's results
@@ -89,6 +92,9 @@ for group in "${groups[@]}"; do
     arrow) bash pctenc-arrow/bench.sh --json benches/results/arrow.json ;;
     datafusion) bash pctenc-datafusion/bench.sh --json benches/results/datafusion.json ;;
     nginx) bash pctenc-nginx/bench.sh --json benches/results/nginx.json ;;
+    mca) python3 scripts/mca.py ;;
   esac
 done
+# The estimate alone touches no benchmark result: no report to remake.
+[ "${groups[*]}" != mca ] || exit 0
 report
