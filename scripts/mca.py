@@ -5,6 +5,7 @@ bodies, NEON (aarch64) and AVX2 (x86_64), written into docs/ALGORITHMS.md.
     python3 scripts/mca.py            # build, estimate, rewrite the table in ALGORITHMS.md
     python3 scripts/mca.py --print    # the table on stdout, ALGORITHMS.md left as it is
     python3 scripts/mca.py --show encode-neon   # also the loop body's instructions
+    python3 scripts/mca.py --base REV # "before": the kernel files of REV (default eb38289)
     bash scripts/bench.sh mca         # the same as the first
 
 Why not only benchmarks: this machine has no aarch64 CPU, and a model says which pipe a loop
@@ -36,17 +37,25 @@ that END back to BEGIN (the loop's step and test). Those instructions, branches 
 that order, are one iteration for llvm-mca (`-iterations=100`); cycles per iteration are its
 total cycles over 100, scaled to 64 input bytes (NEON blocks are 16 bytes, AVX2 blocks 32).
 `--show` prints them, to check the path against the assembly.
+
+Before and after: the table's "before" column is the same estimate of the committed tree with
+the kernels' files (`KERNEL_FILES`) of an earlier commit (`--base`; by default the one
+before issue 50 changed the AVX2 encoder), built in a target folder of its own. The generic
+loops and the markers stay the current ones, so the column weighs the kernels' changes
+alone, and needs kernels that still fit the current traits.
 """
 import argparse
 import collections
 import datetime
 import glob
+import json
 import os
 import pathlib
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
@@ -59,6 +68,11 @@ BACKENDS = [
     ("Avx2", "x86_64-unknown-linux-gnu", "x86_64", 32, ["znver3", "znver4"]),
 ]
 LOOPS = ["encode", "decode"]
+# The kernels' files: the "before" column takes these from `--base`, the rest from HEAD.
+KERNEL_FILES = ["src/simd/x86", "src/simd/aarch64", "src/simd/tables.rs"]
+# The kernels before issue 50 changed them (the AVX2 encoder's eight-byte groups, c125b90,
+# and its single movemask, 864a455); the decoders and NEON are as they were then.
+BASE = "eb38289"
 ITERATIONS = 100
 
 
@@ -75,17 +89,23 @@ def find_mca():
     return shutil.which("llvm-mca") or sys.exit("mca.py: no llvm-mca (Debian: apt-get install llvm)")
 
 
-def build(target):
-    """Builds the library's assembly for `target` with the markers; its path."""
-    target_dir = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+def build(root, target, target_dir=None):
+    """Builds the assembly of the library at `root` for `target` with the markers; its path."""
     env = dict(os.environ, RUSTFLAGS="--cfg pctenc_mca")
+    if target_dir:
+        env["CARGO_TARGET_DIR"] = str(target_dir)
     cmd = ["cargo", "rustc", "-q", "-p", "pctenc", "--lib", "--release", "--target", target,
-           "--", "--emit", "asm", "-C", "codegen-units=1"]
-    subprocess.run(cmd, cwd=REPO, env=env, check=True)
-    files = glob.glob(str(target_dir / target / "release" / "deps" / "pctenc-*.s"))
-    if not files:
-        sys.exit(f"mca.py: no assembly for {target} under {target_dir}")
-    return max(files, key=os.path.getmtime)
+           "--message-format=json", "--", "--emit", "asm", "-C", "codegen-units=1"]
+    res = subprocess.run(cmd, cwd=root, env=env, check=True, stdout=subprocess.PIPE, text=True)
+    # The library's metadata (`deps/libpctenc-HASH.rmeta`) names the assembly: `deps/pctenc-HASH.s`.
+    for line in res.stdout.splitlines():
+        msg = json.loads(line)
+        if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "pctenc":
+            for name in msg["filenames"]:
+                m = re.fullmatch(r"(.*)/lib(pctenc-[0-9a-f]+)\.r(?:lib|meta)", name)
+                if m and os.path.exists(f"{m.group(1)}/{m.group(2)}.s"):
+                    return f"{m.group(1)}/{m.group(2)}.s"
+    sys.exit(f"mca.py: cargo built no assembly of pctenc for {target}")
 
 
 def function(asm, name):
@@ -269,52 +289,85 @@ MODELS = [("A57", "Cortex-A57"), ("Cy", "Cyclone"), ("N1", "Neoverse N1"), ("N2"
           ("Zn2", "Zen 2"), ("Zn", "Zen")]
 
 
+def estimate(root, mca, show, target_dir=None):
+    """{(loop, kernel, cpu): (model, instructions, cycles)} and the CPUs not estimated, for
+    the library at `root` (built in `target_dir`, if given)."""
+    got, missing = {}, set()
+    for backend, target, triple, _, cpus in BACKENDS:
+        print(f"mca.py: building {target} in {root}", file=sys.stderr)
+        asm = pathlib.Path(build(root, target, target_dir)).read_text()
+        for loop in LOOPS:
+            symbol = f"pctenc_mca_{loop}_{backend}"
+            insts, labels, markers = parse(function(asm, symbol), triple)
+            body = loop_body(insts, labels, markers, loop, triple)
+            if f"{loop}-{backend.lower()}" in show:
+                print(f"## {loop}-{backend} ({len(body)} instructions)\n" + "\n".join(body) + "\n")
+            for cpu in cpus:
+                result = run_mca(mca, triple, cpu, body)
+                if isinstance(result, str):
+                    missing.add(f"`{cpu}` ({result})")
+                    continue
+                n, cycles, model = result
+                got[loop, backend, cpu] = (model, n, cycles)
+    return got, sorted(missing)
+
+
+def base_tree(rev, into):
+    """The committed tree with the kernels (`KERNEL_FILES`) of `rev`, written under `into`."""
+    for tree, paths in (("HEAD", []), (rev, KERNEL_FILES)):
+        archive = subprocess.run(["git", "archive", tree, "--", *paths], cwd=REPO, check=True,
+                                 stdout=subprocess.PIPE).stdout
+        subprocess.run(["tar", "-x", "-C", into], input=archive, check=True)
+
+
+def git(*args):
+    return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--print", action="store_true", help="print the table, do not write the doc")
     ap.add_argument("--show", action="append", default=[], metavar="LOOP-BACKEND",
                     help="print the loop body fed to llvm-mca, e.g. encode-avx2")
     ap.add_argument("--mca", help="the llvm-mca binary (default: the newest on PATH)")
+    ap.add_argument("--base", default=BASE,
+                    help=f"the commit whose kernel files give the 'before' column ({BASE}; 'none': no column)")
     args = ap.parse_args()
     mca = args.mca or find_mca()
     version = re.search(r"LLVM version (\S+)", subprocess.run([mca, "--version"], capture_output=True,
                                                               text=True).stdout).group(1)
-    rows, missing = [], []
-    for backend, target, triple, block, cpus in BACKENDS:
-        print(f"mca.py: building {target}", file=sys.stderr)
-        asm = pathlib.Path(build(target)).read_text()
-        for loop in LOOPS:
-            symbol = f"pctenc_mca_{loop}_{backend}"
-            insts, labels, markers = parse(function(asm, symbol), triple)
-            body = loop_body(insts, labels, markers, loop, triple)
-            if f"{loop}-{backend.lower()}" in args.show:
-                print(f"## {loop}-{backend} ({len(body)} instructions)\n" + "\n".join(body) + "\n")
-            for cpu in cpus:
-                got = run_mca(mca, triple, cpu, body)
-                if isinstance(got, str):
-                    missing.append(f"`{cpu}` ({got})")
-                    continue
-                n, cycles, model = got
-                rows.append((loop, backend, block, cpu, model, n, cycles))
-    missing = sorted(set(missing))
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
-                          text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "src", "Cargo.toml"], cwd=REPO,
-                           capture_output=True, text=True).stdout.strip()
+    now, missing = estimate(REPO, mca, args.show)
+    before, base = {}, None
+    if args.base != "none":
+        base = git("rev-parse", "--short", args.base)
+        with tempfile.TemporaryDirectory(prefix="pctenc-mca-") as tmp:
+            base_tree(base, tmp)
+            # A target folder of its own: cargo would take the archive's old file times
+            # for sources older than the current build's, and the library's for built.
+            target_dir = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "mca-base"
+            before, _ = estimate(tmp, mca, [], target_dir)
+    head = git("rev-parse", "--short", "HEAD")
+    dirty = git("status", "--porcelain", "--", "src", "Cargo.toml")
     commit = f"{head}" + (" with uncommitted changes" if dirty else "")
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    out = [
-        fill(f"Static estimate, not a measurement: `llvm-mca` {version}, `-iterations={ITERATIONS}`, "
-        f"on the loop body of a block with escapes (set `COMPONENT`, strict decoding), commit "
-        f"{commit}, {date}. Regenerate with `bash scripts/bench.sh mca`."),
-        "",
-        "| Loop | Kernel (block) | `-mcpu` | LLVM's model | Instructions per block "
-        "| Cycles per block | Cycles per 64 B |",
-        "|---|---|---|---|--:|--:|--:|",
-    ]
-    for loop, backend, block, cpu, model, n, cycles in rows:
-        out.append(f"| {loop} | {backend.upper()} ({block} B) | `{cpu}` | {model} | {n} "
-                   f"| {cycles:.1f} | {cycles * 64 / block:.1f} |")
+    text = (f"Static estimate, not a measurement: `llvm-mca` {version}, `-iterations={ITERATIONS}`, "
+            f"on the loop body of a block with escapes (set `COMPONENT`, strict decoding), commit "
+            f"{commit}, {date}.")
+    if base:
+        text += (f" Before: the same tree with the kernel files ({', '.join(f'`{p}`' for p in KERNEL_FILES)}) "
+                 f"of commit {base}.")
+    head_row = "| Loop | Kernel (block) | `-mcpu` | LLVM's model | Instructions per block | Cycles per block"
+    head_row += " | Cycles per 64 B, before | Cycles per 64 B |" if base else " | Cycles per 64 B |"
+    out = [fill(text + " Regenerate with `bash scripts/bench.sh mca`."), "", head_row,
+           "|---|---|---|---|--:|--:|--:|" + ("--:|" if base else "")]
+    for (loop, backend, cpu), (model, n, cycles) in now.items():
+        block = next(b for k, _, _, b, _ in BACKENDS if k == backend)
+        row = f"| {loop} | {backend.upper()} ({block} B) | `{cpu}` | {model} | {n} | {cycles:.1f} |"
+        if base:
+            old = before.get((loop, backend, cpu))
+            row += f" {old[2] * 64 / block:.1f} |" if old else " - |"
+        out.append(row + f" {cycles * 64 / block:.1f} |")
     if missing:
         out += ["", fill(f"Not estimated: {', '.join(missing)}.")]
     table = "\n".join(out)
