@@ -228,14 +228,16 @@ def loop_body(insts, labels, markers, name, arch):
         path.append(i)
         seen.add(i)
         for j in succ[i]:
-            if j in ends and j == i + 1:
+            reached = j in ends and j == i + 1
+            if reached:
                 count += 1
                 if count > 100000:
                     sys.exit(f"mca.py: {name}: too many paths from BEGIN to END")
                 score = (sum(vector[p] for p in path), -len(path))
                 if best is None or score > best[0]:
                     best = (score, list(path), j)
-            if j in useful and j not in seen and j != begin:
+            # A path ends at the first END it passes, and never goes round the loop.
+            if not reached and j in useful and j not in seen and j != begin:
                 walk(j, path, seen)
         path.pop()
         seen.discard(i)
