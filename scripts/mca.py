@@ -349,8 +349,11 @@ def main():
             # for sources older than the current build's, and the library's for built.
             target_dir = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "mca-base"
             before, _ = estimate(tmp, mca, [], target_dir)
-    head = git("rev-parse", "--short", "HEAD")
-    dirty = git("status", "--porcelain", "--", "src", "Cargo.toml")
+    # The commit the estimated sources are from: the last to change them, not HEAD, so that a
+    # commit of the docs or the scripts leaves the table as it is.
+    sources = ["src", "Cargo.toml", "Cargo.lock"]
+    head = git("log", "-1", "--format=%h", "--", *sources)
+    dirty = git("status", "--porcelain", "--", *sources)
     commit = f"{head}" + (" with uncommitted changes" if dirty else "")
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     text = (f"Static estimate, not a measurement: `llvm-mca` {version}, `-iterations={ITERATIONS}`, "
