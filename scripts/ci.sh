@@ -447,6 +447,8 @@ step_web() {
   bash web/build.sh
   (cd web/tests && npm ci --no-audit --no-fund --loglevel=error)
   WEB_SCREENSHOTS="${CI_OUTPUT_DIR:-target/ci-output}/web-screenshots" limit 300 "browser tests" node web/tests/browser.test.mjs
+  # The words of docs/WORDS.md through the page's module, against the cases every surface checks.
+  limit 300 "words across surfaces" python3 scripts/words-check.py --surfaces web
 }
 
 # Python (pctenc-python): maturin builds the abi3 wheel and the sdist, twine checks both, the

@@ -8,6 +8,7 @@ line each, written by the CLI (`--regen`). Each surface is checked against that 
 
     python3 scripts/words-check.py --surfaces cli,c,nginx   # CI: the nginx step
     python3 scripts/words-check.py --surfaces python        # CI: the python step (venv)
+    python3 scripts/words-check.py --surfaces web           # CI: the web step (node, the wasm)
     python3 scripts/words-check.py --regen                  # rewrite the file from the CLI
 
 Rust reads the file in tests/words.rs (the core's parser), SQL in
@@ -15,7 +16,8 @@ pctenc-datafusion/tests/words.rs. A surface that cannot run (no library, no ngin
 surface asked for is never skipped.
 
 Environment: PCTENC_CLI (default target/release/pctenc), PCTENC_LIB (default
-target/release/libpctenc.so), PCTENC_NGINX_MODULE (the built module).
+target/release/libpctenc.so), PCTENC_NGINX_MODULE (the built module), PCTENC_WASM (the page's
+module; default web/dist/pctenc_web.wasm, which web/build.sh writes).
 """
 import argparse
 import ctypes
@@ -181,6 +183,66 @@ def nginx_surface(module):
     return run, stop
 
 
+# The page's module under Node: each case through its `pe_decode` export, which takes the
+# words as the page passes them and the input as bytes. Its output in bytes mode shows bytes
+# that are not UTF-8 as `\xHH` and a backslash as `\\` (web/src/lib.rs, `show_bytes`).
+WEB_RUNNER = r"""
+import { readFileSync } from "node:fs";
+const wasm = (await WebAssembly.instantiate(readFileSync(process.argv[1]), {})).instance.exports;
+const cases = JSON.parse(readFileSync(0, "utf8"));
+const put = (bytes) => {
+  const ptr = wasm.pe_alloc(bytes.length);
+  new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
+  return ptr;
+};
+const out = cases.map(([words, hex]) => {
+  const w = new TextEncoder().encode(words), data = Buffer.from(hex, "hex");
+  const wp = put(w), dp = put(data);
+  const status = wasm.pe_decode(dp, data.length, wp, w.length);
+  wasm.pe_free(wp, w.length);
+  wasm.pe_free(dp, data.length);
+  const text = Buffer.from(new Uint8Array(wasm.memory.buffer, wasm.pe_out_ptr(), wasm.pe_out_len())).toString("hex");
+  return [status, text, wasm.pe_error_offset()];
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def unshow(text):
+    """The bytes that web/src/lib.rs's `show_bytes` showed as `text` (UTF-8 bytes)."""
+    out, i = bytearray(), 0
+    while i < len(text):
+        if text[i:i + 2] == b"\\\\":
+            out += b"\\"
+            i += 2
+        elif text[i:i + 2] == b"\\x":
+            out.append(int(text[i + 2:i + 4], 16))
+            i += 4
+        else:
+            out.append(text[i])
+            i += 1
+    return bytes(out)
+
+
+def web_surface(cases):
+    wasm = os.environ.get("PCTENC_WASM", os.path.join(ROOT, "web/dist/pctenc_web.wasm"))
+    if not os.path.exists(wasm):
+        raise RuntimeError(f"{wasm}: not built (bash web/build.sh)")
+    import json
+    p = subprocess.run(["node", "--input-type=module", "-e", WEB_RUNNER, wasm], check=True, stdout=subprocess.PIPE,
+                       input=json.dumps([[w, d.hex()] for w, d, _ in cases]).encode())
+    results = {}
+    for (words, data, _), (status, text, offset) in zip(cases, json.loads(p.stdout)):
+        if status == 0:
+            # Bytes mode (no `utf8=strict`, no `lossy`) shows its output; the others write UTF-8.
+            w = words.lower()
+            shown = "lossy" not in w and "utf8=strict" not in w
+            results[(words, data)] = ("ok", unshow(bytes.fromhex(text)) if shown else bytes.fromhex(text))
+        else:
+            results[(words, data)] = ("err", offset)
+    return lambda words, data: results[(words, data)]
+
+
 def regen():
     lines = ["# words<TAB>input (hex)<TAB>ok:decoded bytes (hex) | err:offset. "
              "Written by scripts/words-check.py --regen (the CLI); read by every surface."]
@@ -211,6 +273,8 @@ def main():
             run = c_surface()
         elif surface == "python":
             run = python_surface()
+        elif surface == "web":
+            run = web_surface(cases)
         elif surface == "nginx":
             run, stop = nginx_surface(os.environ["PCTENC_NGINX_MODULE"])
         else:
