@@ -217,6 +217,15 @@ step_docs() {
 # the published crates (pctenc, pctenc-cli, pctenc-arrow) as crates.io would take them: each
 # packaged, then built from its package alone (against the others' packages)
 step_package() {
+  # cargo verifies each package against the others' through a local registry, unpacked into
+  # CARGO_HOME under a folder named for the target directory, and reuses an unpacked copy of
+  # the same version without looking at its contents: a copy from an earlier run would be
+  # built in place of this one's packages. Only our crates, only in those folders (named
+  # `-HASH`, where crates.io's are `index.crates.io-HASH`).
+  local unpacked
+  for unpacked in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/{pctenc,pctenc-arrow,pctenc-cli}-[0-9]*; do
+    [ ! -d "$unpacked" ] || rm -rf "$unpacked"
+  done
   limit 1800 "cargo publish --dry-run" cargo publish --dry-run --workspace \
     --exclude pctenc-capi --exclude pctenc-datafusion --exclude pctenc-python --exclude pctenc-web
 }
