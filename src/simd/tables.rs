@@ -29,7 +29,8 @@ impl Nibbles {
 /// `EXPAND4[m]` turns a 16-byte group source `[k0..k3, h0..h3, l0..l3, '%' x4]` (kept byte or
 /// `+`, high hex digit, low hex digit of four input bytes) into their output, where bit `i`
 /// of `m` says whether byte `i` is escaped. Unused lanes are `0x80`, which `pshufb` turns
-/// into zero; `tbl` does the same for any index of 16 or more.
+/// into zero.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub(crate) static EXPAND4: [[u8; 16]; 16] = {
     let mut t = [[0x80u8; 16]; 16];
     let mut m = 0;
@@ -87,13 +88,44 @@ pub(crate) static EXPAND8: Rows32 = {
     Rows32(t)
 };
 
+/// `EXPAND8_TBL2[m]` is [`EXPAND8`]'s layout for `tbl` with two source registers
+/// (`vqtbl2q_u8`), which indexes the 32 bytes of both as one: lanes `0..16` read
+/// `A = [k0..k7, h0..h7]`, lanes `16..32` read `B = [l0..l7, '%' x8]`. Bytes `0..16` of the
+/// row lay out output bytes `0..16` of the group, bytes `16..24` output bytes `16..24`.
+/// Lanes past the output are `0xFF`, which `tbl` turns into zero. 256 rows of 32 bytes:
+/// 8 KiB, one row per 32-byte line.
+#[cfg(any(target_arch = "aarch64", test))]
+pub(crate) static EXPAND8_TBL2: Rows32 = {
+    let mut t = [[0xFFu8; 32]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut j = 0;
+        let mut i = 0;
+        while i < 8 {
+            if m >> i & 1 != 0 {
+                t[m][j] = 24; // '%', B[8]
+                t[m][j + 1] = 8 + i as u8; // high digit, A[8 + i]
+                t[m][j + 2] = 16 + i as u8; // low digit, B[i]
+                j += 3;
+            } else {
+                t[m][j] = i as u8;
+                j += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    Rows32(t)
+};
+
 /// Rows of 32 bytes, each on its own 32-byte line.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64", test))]
 #[repr(C, align(32))]
 pub(crate) struct Rows32(pub [[u8; 32]; 256]);
 
 /// The output length of a 4-byte group with escape mask `m` (a table: not every CPU with
-/// SSSE3 or NEON has a population-count instruction to spare).
+/// SSSE3 has a population-count instruction).
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn group_len(m: u64) -> usize {
     const LEN: [u8; 16] = {
@@ -221,6 +253,42 @@ mod tests {
         }
     }
 
+    #[test]
+    fn expand8_tbl2_lays_out_escapes() {
+        // `A` then `B`, as `vqtbl2q_u8` reads them: lanes 0..32, anything else is zero.
+        let sources: [u8; 32] = *b"abcdefghHIJKLMNOpqrstuvw%%%%%%%%";
+        let lane = |index: u8| sources.get(usize::from(index)).copied().unwrap_or(0);
+        for (m, row) in EXPAND8_TBL2.0.iter().enumerate() {
+            let len = 8 + 2 * (m as u32).count_ones() as usize;
+            let want: Vec<u8> = (0..8)
+                .flat_map(|i| {
+                    if m >> i & 1 != 0 {
+                        vec![b'%', sources[8 + i], sources[16 + i]]
+                    } else {
+                        vec![sources[i]]
+                    }
+                })
+                .collect();
+            let out: Vec<u8> = row[..len].iter().map(|&r| lane(r)).collect();
+            assert_eq!(out, want, "mask {m:08b}");
+            assert!(row[len..].iter().all(|&i| i == 0xFF), "mask {m:08b}");
+        }
+    }
+
+    /// The same output lanes as `EXPAND8`'s: `A[r]` for a lane `r` below `0x80`, and
+    /// `B[r & 0x0F]`, which is lane `16 + (r & 0x0F)` of `vqtbl2q_u8`'s pair, for the others.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[test]
+    fn expand8_tbl2_is_expand8() {
+        for (m, (tbl2, pshufb)) in EXPAND8_TBL2.0.iter().zip(&EXPAND8.0).enumerate() {
+            let len = 8 + 2 * (m as u32).count_ones() as usize;
+            let want: Vec<u8> =
+                pshufb[..len].iter().map(|&r| if r & 0x80 != 0 { 16 + (r & 0x0F) } else { r }).collect();
+            assert_eq!(&tbl2[..len], &want[..], "mask {m:08b}");
+        }
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[test]
     fn expand4_lays_out_escapes() {
         let src: [u8; 16] = *b"abcdHHHHLLLL%%%%";

@@ -1,12 +1,13 @@
 //! NEON (Advanced SIMD): 16-byte blocks. Classification with two `tbl` lookups; a block of
 //! escapes only is stored with `st3` (which interleaves `%`, high and low digits by itself);
-//! mixed blocks use the 4-byte group patterns shared with SSSE3.
+//! mixed blocks are two 8-byte groups, each laid out by `tbl` over two registers with a row
+//! of `EXPAND8_TBL2` (AVX2's `EXPAND8` design).
 
 use core::arch::aarch64::*;
 
 use crate::set::Set;
 use crate::simd::kernel::{DecodeKernel, Kernel};
-use crate::simd::tables::{COMPRESS8, EXPAND4, KEPT8, Nibbles, group_len};
+use crate::simd::tables::{COMPRESS8, EXPAND8_TBL2, KEPT8, Nibbles};
 
 #[derive(Clone, Copy)]
 pub(crate) struct Prepared {
@@ -36,7 +37,8 @@ unsafe fn movemask(v: uint8x16_t) -> u64 {
 
 // SAFETY: `classify` and `emit` load the 16-byte block only. `emit` writes 48 bytes with `st3`
 // only for a block whose every byte is escaped (its output is those 48 bytes); its other
-// stores end at most 12 bytes past its output, within `SLACK` (16).
+// stores end at most 16 bytes past its output (the second 8-byte group's 24 bytes, of which
+// 8 or more are output), within `SLACK` (16).
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl Kernel for Neon {
     const BYTES: usize = 16;
@@ -78,7 +80,10 @@ unsafe impl Kernel for Neon {
     #[inline(always)]
     unsafe fn emit(p: &Prepared, src: *const u8, escaped: u64, plus: u64, dst: *mut u8) -> usize {
         // SAFETY: 16 readable bytes at `src`, room for the output and 16 bytes at `dst`
-        // (caller); EXPAND4 rows are 16 bytes.
+        // (caller); EXPAND8_TBL2 rows are 32 bytes. Each group's stores end 24 bytes after
+        // its start: the first group's at 24, within the block's output (16 or more) and 8
+        // bytes of slack; the second's 16 bytes past its own output (8 or more), the end of
+        // the block's.
         unsafe {
             let v = vld1q_u8(src);
             if escaped | plus == 0 {
@@ -94,25 +99,25 @@ unsafe impl Kernel for Neon {
             }
             let kept = vbslq_u8(vceqq_u8(v, vdupq_n_u8(b' ')), vdupq_n_u8(b'+'), v);
             let kept = if plus != 0 { kept } else { v };
-            // Four groups of four bytes, each as `[kept x4, h x4, l x4, '%' x4]`.
-            let w = |x: uint8x16_t| vreinterpretq_u32_u8(x);
-            let (t1, t2) = (vzip1q_u32(w(kept), w(h)), vzip1q_u32(w(l), w(pct)));
-            let (t3, t4) = (vzip2q_u32(w(kept), w(h)), vzip2q_u32(w(l), w(pct)));
-            let d = |x: uint32x4_t| vreinterpretq_u64_u32(x);
+            // Two groups of eight bytes, each from the pair `[kept x8, h x8]`,
+            // `[l x8, '%' x8]`, which `tbl` reads as one 32-byte table.
+            let d = |x: uint8x16_t| vreinterpretq_u64_u8(x);
+            let b = |x: uint64x2_t| vreinterpretq_u8_u64(x);
             let groups = [
-                vzip1q_u64(d(t1), d(t2)),
-                vzip2q_u64(d(t1), d(t2)),
-                vzip1q_u64(d(t3), d(t4)),
-                vzip2q_u64(d(t3), d(t4)),
+                uint8x16x2_t(b(vzip1q_u64(d(kept), d(h))), b(vzip1q_u64(d(l), d(pct)))),
+                uint8x16x2_t(b(vzip2q_u64(d(kept), d(h))), b(vzip2q_u64(d(l), d(pct)))),
             ];
-            let mut written = 0;
-            for (g, group) in groups.into_iter().enumerate() {
-                let m = escaped >> (4 * g) & 15;
-                let out = vqtbl1q_u8(vreinterpretq_u8_u64(group), vld1q_u8(EXPAND4[m as usize].as_ptr()));
-                vst1q_u8(dst.add(written), out);
-                written += group_len(m);
+            // The second group starts after the first's output, known from the mask alone:
+            // its stores wait on no length of the first.
+            let (m0, m1) = ((escaped & 0xFF) as usize, (escaped >> 8 & 0xFF) as usize);
+            let starts = [0, 8 + 2 * usize::from(KEPT8[m0])];
+            for (g, (group, m)) in groups.into_iter().zip([m0, m1]).enumerate() {
+                let row = EXPAND8_TBL2.0[m].as_ptr();
+                let out = dst.add(starts[g]);
+                vst1q_u8(out, vqtbl2q_u8(group, vld1q_u8(row)));
+                vst1_u8(out.add(16), vqtbl2_u8(group, vld1_u8(row.add(16))));
             }
-            written
+            16 + 2 * usize::from(KEPT8[m0] + KEPT8[m1])
         }
     }
 }
