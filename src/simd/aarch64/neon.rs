@@ -1,7 +1,8 @@
 //! NEON (Advanced SIMD): 16-byte blocks. Classification with two `tbl` lookups; a block of
 //! escapes only is stored with `st3` (which interleaves `%`, high and low digits by itself);
 //! mixed blocks are two 8-byte groups, each laid out by `tbl` over two registers with a row
-//! of `EXPAND8_TBL2` (AVX2's `EXPAND8` design).
+//! of `EXPAND8_TBL2` (AVX2's `EXPAND8` design). Decoding a run of escapes takes 16 at a time
+//! apart with `ld3`, the load that undoes `st3`.
 
 use core::arch::aarch64::*;
 
@@ -124,6 +125,7 @@ unsafe impl Kernel for Neon {
 
 // SAFETY: the loads are of the block and, for `emit_checked`, the 16 bytes one and two bytes
 // on (18 in all); `emit_checked` stores at most 16 bytes, within `BYTES + DECODE_SLACK` (32).
+// `decode_escapes` loads 48 bytes, `3 * ESCAPE_GROUP`, and stores 16, `ESCAPE_GROUP`.
 // `tests/guard_pages.rs` checks both on every backend the test machine has.
 unsafe impl DecodeKernel for Neon {
     #[inline(always)]
@@ -176,6 +178,24 @@ unsafe impl DecodeKernel for Neon {
             let packed = vqtbl1q_u8(v, pattern);
             vst1_u8(dst, vget_low_u8(packed));
             vst1_u8(dst.add(usize::from(KEPT8[lo])), vget_high_u8(packed));
+        }
+        true
+    }
+
+    const ESCAPE_GROUP: usize = 16;
+
+    #[inline(always)]
+    unsafe fn decode_escapes(src: *const u8, dst: *mut u8) -> bool {
+        // SAFETY: 48 readable bytes at `src` and 16 writable at `dst`, NEON (caller).
+        unsafe {
+            // `ld3` takes 16 escapes apart as it loads them: every `%`, every high digit,
+            // every low digit, each in a register of its own.
+            let t = vld3q_u8(src);
+            let not_pct = vmvnq_u8(vceqq_u8(t.0, vdupq_n_u8(b'%')));
+            if vmaxvq_u8(vorrq_u8(not_pct, vorrq_u8(non_hex(t.1), non_hex(t.2)))) != 0 {
+                return false;
+            }
+            vst1q_u8(dst, vorrq_u8(vshlq_n_u8(hex_values(t.1), 4), hex_values(t.2)));
         }
         true
     }
