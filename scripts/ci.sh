@@ -299,14 +299,14 @@ step_miri() {
   # a target directory of its own. Its output waits in a file until the first is done. Each
   # test target has a limit of its own: under SSSE3 and AVX2, encode_backends takes about
   # 310 s and decode_backends 250 s on a quiet Zen 3 core (they sample every block boundary of
-  # two backends), and this step runs beside lane A's builds.
+  # two backends), and 790 s and 530 s in a full `.ci/run` there, beside lane A's builds.
   local log status=0 name
   log=$(mktemp)
   (
     export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target}/miri-avx2 MIRIFLAGS=-Zmiri-disable-isolation \
       RUSTFLAGS="-C target-feature=+avx2,+popcnt" PCTENC_EXPECT_BACKENDS=sse2,ssse3,avx2 PCTENC_TEST_BACKENDS=ssse3,avx2
     for name in "${targets[@]}"; do
-      limit 1200 "Miri: SSSE3 and AVX2, $name" cargo +nightly miri test "${package[@]}" --test "$name" || exit 1
+      limit 1800 "Miri: SSSE3 and AVX2, $name" cargo +nightly miri test "${package[@]}" --test "$name" || exit 1
     done
   ) >"$log" 2>&1 &
   local avx2=$!
@@ -314,7 +314,7 @@ step_miri() {
   MIRIFLAGS=-Zmiri-disable-isolation PCTENC_EXPECT_BACKENDS=sse2 limit 900 "Miri: scalar and SSE2, the library" \
     cargo +nightly miri test "${package[@]}" --lib || status=1
   for name in "${targets[@]}"; do
-    MIRIFLAGS=-Zmiri-disable-isolation PCTENC_EXPECT_BACKENDS=sse2 limit 900 "Miri: scalar and SSE2, $name" \
+    MIRIFLAGS=-Zmiri-disable-isolation PCTENC_EXPECT_BACKENDS=sse2 limit 1500 "Miri: scalar and SSE2, $name" \
       cargo +nightly miri test "${package[@]}" --test "$name" || status=1
   done
   wait "$avx2" || status=1
