@@ -180,3 +180,67 @@ GET /t
 --- more_headers
 X-Q: caf%C3%A9
 --- error_code: 200
+
+=== TEST 13: $pctenc_error is the request's last error: a parent's passed error fails a bare check
+# (why the README's way round checks the step's own variable name, below)
+--- config
+    location = /t {
+        pctenc_on_error pass;
+        pctenc_decode $q strict $arg_q;
+        auth_request /auth;
+        empty_gif;
+    }
+    location = /auth {
+        internal;
+        pctenc_on_error pass;
+        pctenc_decode $auth_q strict $http_x_q;
+        if ($pctenc_error) { return 403; }
+        return 204;
+    }
+--- request
+GET /t?q=%zz
+--- more_headers
+X-Q: caf%C3%A9
+--- error_code: 403
+
+=== TEST 14: checking that the last error is the subrequest's own step lets a good value through
+--- config
+    location = /t {
+        pctenc_on_error pass;
+        pctenc_decode $q strict $arg_q;
+        auth_request /auth;
+        empty_gif;
+    }
+    location = /auth {
+        internal;
+        pctenc_on_error pass;
+        pctenc_decode $auth_q strict $http_x_q;
+        if ($pctenc_error ~ "^\$auth_q: ") { return 403; }
+        return 204;
+    }
+--- request
+GET /t?q=%zz
+--- more_headers
+X-Q: caf%C3%A9
+--- error_code: 200
+
+=== TEST 15: and refuses a bad one
+--- config
+    location = /t {
+        pctenc_on_error pass;
+        pctenc_decode $q strict $arg_q;
+        auth_request /auth;
+        empty_gif;
+    }
+    location = /auth {
+        internal;
+        pctenc_on_error pass;
+        pctenc_decode $auth_q strict $http_x_q;
+        if ($pctenc_error ~ "^\$auth_q: ") { return 403; }
+        return 204;
+    }
+--- request
+GET /t?q=%zz
+--- more_headers
+X-Q: %zz
+--- error_code: 403
