@@ -345,7 +345,10 @@ class Module(unittest.TestCase):
                     "/app/a%00", "/app/caf%e9", "/app/a%0b", "/app/a%1b", "/app/a%7f",
                     # Backslash traversal, Tomcat's `..;/`, double encoding, overlong `/`.
                     "/app/..\\secret", "/app/.%2e\\x", "/app/x/..;/secret", "/app/%252e%252e/secret",
-                    "/app/%C0%AF"]:
+                    "/app/%C0%AF",
+                    # A dot segment before an escaped `?`, `#` or space, which a backend that
+                    # decodes once more splits or trims at.
+                    "/app/%2e%2e%3f/x", "/app/%2e%2e%23/x", "/app/..%20/x", "/app/x/.%3F/y"]:
             status, body = fetch(bad)
             self.assertNotIn(b"backend got", body, bad)
             self.assertEqual(status, 400, bad)
