@@ -23,7 +23,8 @@ target=${CARGO_TARGET_DIR:-$root/target}
 lib=$target/release
 
 # configure writes objs/ into the tree: work on a copy.
-build=$target/nginx-module${PCTENC_NGINX_FAULTS:+-faults}
+build=$target/nginx-module
+[ "${PCTENC_NGINX_FAULTS:-}" != 1 ] || build=$target/nginx-module-faults
 rm -rf "$build"
 mkdir -p "$build"
 cp -a "$src/." "$build/src"

@@ -166,9 +166,10 @@ static const char *ngx_http_pctenc_op_name[] = {
 
 /* Test builds only (build.sh with PCTENC_NGINX_FAULTS=1; t/test_module.py's
  * Faults): a VALUE of "fault:CALL=N" makes libpctenc's CALL (validate,
- * encode-size, encode, decode, normalize) return status N, and
- * "fault:CALL=overrun" makes it report one byte more written than it was
- * given, so that the tests reach the paths no real input reaches. */
+ * encode-size, encode, decode, normalize) return status N (as ngx_atoi reads
+ * it, cast), and "fault:CALL=overrun" makes encode, decode or normalize report
+ * one byte more written than it was given, so that the tests reach the paths
+ * no real input reaches. */
 static pctenc_status
 ngx_http_pctenc_fault(ngx_str_t *src, const char *call, pctenc_status st,
                       size_t size, size_t *written)
