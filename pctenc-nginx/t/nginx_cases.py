@@ -30,7 +30,13 @@ Sections (a value on the `---` line, or the lines under it up to the next `---` 
   written inside `location / { }`, and the runner checks that the message names the
   configuration file and the directive's line; `error_log` holds what the message must say.
 
-A value's bytes are its text's UTF-8; `\\xHH` in `request` stands for the byte HH.
+A value's bytes are its text's UTF-8. In `request`, `\\xHH` stands for the byte HH, a
+printable ASCII one (http.client refuses others in a request line: send raw bytes escaped).
+
+The parser is strict, so that a case cannot pass by checking less than it says: a line that
+starts with `---` or `===` and is not a section or a case's title, a section given twice in
+one case, a modifier other than `chomp`, a case without a request, or a `must_die` case with a
+request or a response is an error.
 """
 import http.client
 import os
@@ -42,6 +48,8 @@ import tempfile
 import time
 
 SETMISC = ["/usr/lib/nginx/modules/ndk_http_module.so", "/usr/lib/nginx/modules/ngx_http_set_misc_module.so"]
+# (section, modifier) pairs a `--- section modifier` line may have.
+MODIFIERS = {("response_body", "chomp")}
 SECTIONS = {"main_config", "http_config", "config", "request", "more_headers", "error_code",
             "response_body", "response_body_like", "response_headers", "error_log", "no_error_log",
             "must_die"}
@@ -73,16 +81,22 @@ def parse(path):
 
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f.read().splitlines(), 1):
-            if line.startswith("=== "):
+            if line.startswith("==="):
+                if not re.match(r"=== TEST \d+: \S", line):
+                    raise ValueError(f"{path}:{number}: not a case's title: {line}")
                 close()
                 section, lines = None, []
                 case = Case(path, number, re.sub(r"^=== TEST \d+: ", "", line))
                 cases.append(case)
-            elif line.startswith("--- ") and case is not None:
+            elif line.startswith("---") and case is not None:
                 close()
                 m = re.match(r"--- (\w+)(?::\s*(.*)|\s+(\w+))?$", line)
                 if not m or m.group(1) not in SECTIONS:
-                    raise ValueError(f"{path}:{number}: unknown section: {line}")
+                    raise ValueError(f"{path}:{number}: not a section: {line}")
+                if m.group(1) in case.sections:
+                    raise ValueError(f"{path}:{number}: `{m.group(1)}` again in one case")
+                if m.group(3) is not None and (m.group(1), m.group(3)) not in MODIFIERS:
+                    raise ValueError(f"{path}:{number}: `{m.group(3)}` is no modifier of `{m.group(1)}`")
                 section, lines = m.group(1), []
                 if m.group(2) is not None:
                     case.sections[section] = m.group(2).strip()
@@ -96,6 +110,15 @@ def parse(path):
             elif line.strip() and case is not None:
                 raise ValueError(f"{path}:{number}: a line outside any section: {line}")
         close()
+    for c in cases:
+        if "must_die" in c.sections:
+            extra = sorted(set(c.sections) - {"must_die", "config", "error_log", "main_config", "http_config"})
+            if extra:
+                raise ValueError(f"{c}: a must_die case has no request or response: {', '.join(extra)}")
+            if len([line for line in c.get("config").splitlines() if line.strip()]) != 1:
+                raise ValueError(f"{c}: a must_die case's config is one directive")
+        elif "request" not in c.sections:
+            raise ValueError(f"{c}: no request")
     return cases
 
 
