@@ -140,6 +140,9 @@ GET /t
 --- more_headers
 X-Q: %zz
 --- error_code: 500
+--- error_log
+pctenc_decode $auth_q: invalid percent-escape: `%` not followed by two hex digits at offset 0
+auth request unexpected status: 400
 
 === TEST 11: the way round: pass, then return what is meant
 --- config
