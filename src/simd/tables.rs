@@ -65,28 +65,7 @@ pub(crate) static EXPAND4: [[u8; 16]; 16] = {
 /// 256-bit register (`vpshufb` shuffles each 128-bit lane on its own, so the sources are in
 /// both lanes).
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-pub(crate) static EXPAND8: Rows32 = {
-    let mut t = [[0x80u8; 32]; 256];
-    let mut m = 0;
-    while m < 256 {
-        let mut j = 0;
-        let mut i = 0;
-        while i < 8 {
-            if m >> i & 1 != 0 {
-                t[m][j] = 0x88; // '%', from B
-                t[m][j + 1] = 8 + i as u8; // high digit, from A
-                t[m][j + 2] = 0x80 | i as u8; // low digit, from B
-                j += 3;
-            } else {
-                t[m][j] = i as u8;
-                j += 1;
-            }
-            i += 1;
-        }
-        m += 1;
-    }
-    Rows32(t)
-};
+pub(crate) static EXPAND8: Rows32 = expand8(0x80, 0x88, 0x80);
 
 /// `EXPAND8_TBL2[m]` is [`EXPAND8`]'s layout for `tbl` with two source registers
 /// (`vqtbl2q_u8`), which indexes the 32 bytes of both as one: lanes `0..16` read
@@ -95,17 +74,23 @@ pub(crate) static EXPAND8: Rows32 = {
 /// Lanes past the output are `0xFF`, which `tbl` turns into zero. 256 rows of 32 bytes:
 /// 8 KiB, one row per 32-byte line.
 #[cfg(any(target_arch = "aarch64", test))]
-pub(crate) static EXPAND8_TBL2: Rows32 = {
-    let mut t = [[0xFFu8; 32]; 256];
+pub(crate) static EXPAND8_TBL2: Rows32 = expand8(0xFF, 24, 16);
+
+/// The rows of an eight-byte group's layout (see [`EXPAND8`]), in a source encoding: a kept
+/// byte `i` is lane `i`, its high digit lane `8 + i` (both in `A`); `%` is lane `pct`, the low
+/// digit lane `low | i` (in `B`); a lane past the output is `fill`.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64", test))]
+const fn expand8(fill: u8, pct: u8, low: u8) -> Rows32 {
+    let mut t = [[fill; 32]; 256];
     let mut m = 0;
     while m < 256 {
         let mut j = 0;
         let mut i = 0;
         while i < 8 {
             if m >> i & 1 != 0 {
-                t[m][j] = 24; // '%', B[8]
-                t[m][j + 1] = 8 + i as u8; // high digit, A[8 + i]
-                t[m][j + 2] = 16 + i as u8; // low digit, B[i]
+                t[m][j] = pct;
+                t[m][j + 1] = 8 + i as u8;
+                t[m][j + 2] = low | i as u8;
                 j += 3;
             } else {
                 t[m][j] = i as u8;
@@ -116,7 +101,7 @@ pub(crate) static EXPAND8_TBL2: Rows32 = {
         m += 1;
     }
     Rows32(t)
-};
+}
 
 /// Rows of 32 bytes, each on its own 32-byte line.
 #[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64", test))]
