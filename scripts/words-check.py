@@ -125,19 +125,28 @@ class CError(ctypes.Structure):
                 ("byte", ctypes.c_uint8)]
 
 
-def c_surface():
+def c_library():
     lib = ctypes.CDLL(os.environ.get("PCTENC_LIB", os.path.join(ROOT, "target/release/libpctenc.so")))
     lib.pctenc_decoded_len_max.restype = ctypes.c_size_t
+    return lib
+
+
+def from_words(lib, kind, words):
+    """The handle `pctenc_{kind}_from_words` builds from `words`; a refusal is an error."""
+    handle, err, why, w = ctypes.c_void_p(), CError(), ctypes.create_string_buffer(512), words.encode()
+    st = getattr(lib, f"pctenc_{kind}_from_words")(w, ctypes.c_size_t(len(w)), ctypes.byref(handle), why,
+                                                   ctypes.c_size_t(512), ctypes.byref(err))
+    if st != 0:
+        raise RuntimeError(f"pctenc_{kind}_from_words({words!r}): {why.value!r}")
+    return handle
+
+
+def c_surface():
+    lib = c_library()
 
     def run(words, data):
-        dec = ctypes.c_void_p()
+        dec = from_words(lib, "decoder", words)
         err = CError()
-        why = ctypes.create_string_buffer(512)
-        w = words.encode()
-        st = lib.pctenc_decoder_from_words(w, ctypes.c_size_t(len(w)), ctypes.byref(dec), why, ctypes.c_size_t(512),
-                                           ctypes.byref(err))
-        if st != 0:
-            raise RuntimeError(f"pctenc_decoder_from_words({words!r}): {why.value!r}")
         try:
             cap = lib.pctenc_decoded_len_max(dec, ctypes.c_size_t(len(data)))
             out = ctypes.create_string_buffer(max(cap, 1))
@@ -155,17 +164,11 @@ def c_surface():
 
 
 def c_encode_surface():
-    lib = ctypes.CDLL(os.environ.get("PCTENC_LIB", os.path.join(ROOT, "target/release/libpctenc.so")))
+    lib = c_library()
 
     def run(words, data):
-        enc = ctypes.c_void_p()
+        enc = from_words(lib, "encoder", words)
         err = CError()
-        why = ctypes.create_string_buffer(512)
-        w = words.encode()
-        st = lib.pctenc_encoder_from_words(w, ctypes.c_size_t(len(w)), ctypes.byref(enc), why, ctypes.c_size_t(512),
-                                           ctypes.byref(err))
-        if st != 0:
-            raise RuntimeError(f"pctenc_encoder_from_words({words!r}): {why.value!r}")
         try:
             size = ctypes.c_size_t(0)
             # With no room, pctenc_encode says how much it needs.
